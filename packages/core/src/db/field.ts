@@ -1,0 +1,67 @@
+/** Column types a model field may have; the literal-array form is a string enum. */
+export type DBFieldType =
+  | "string"
+  | "number"
+  | "boolean"
+  | "date"
+  | "json"
+  | "string[]"
+  | "number[]"
+  | readonly string[];
+
+/** One field of a model, in the reference's `DBFieldAttribute` format. */
+export interface DBField {
+  type: DBFieldType;
+  /** NOT NULL. @default true */
+  required?: boolean;
+  unique?: boolean;
+  /** Creates a non-unique index `<table>_<column>_idx`. */
+  index?: boolean;
+  /** Value (or factory) applied on create when the input leaves the field out. */
+  defaultValue?: unknown | (() => unknown);
+  /** Value (or factory) applied on every update. */
+  onUpdate?: () => unknown;
+  /** `false`: clients may not set it through the API. @default true */
+  input?: boolean;
+  /** `false`: stripped from API output. @default true */
+  returned?: boolean;
+  references?: { model: string; field: string; onDelete?: "cascade" | "restrict" | "set null" | "no action" };
+  /** Physical column name. @default the field key */
+  fieldName?: string;
+  /** Sortable strings become `varchar(255)` on MySQL. */
+  sortable?: boolean;
+  /** Number stored as a 64-bit integer. */
+  bigint?: boolean;
+}
+
+/** A table, as a plugin or core declares it. Field keys are logical names. */
+export interface ModelSchema {
+  /** Physical table name. @default the model key */
+  modelName?: string;
+  fields: Record<string, DBField>;
+  /** Creation order (core tables use 1-4). */
+  order?: number;
+  disableMigration?: boolean;
+}
+
+/** Logical model name → model. */
+export type SchemaDefinition = Record<string, ModelSchema>;
+
+/** A field after defaults: physical column name known. */
+export interface ResolvedField extends DBField {
+  fieldName: string;
+}
+
+/** A model after merging core, options and plugins. `fields` excludes the implicit `id`. */
+export interface ResolvedModel {
+  /** Logical name used in code (`user`). */
+  model: string;
+  /** Physical table name. */
+  tableName: string;
+  fields: Record<string, ResolvedField>;
+  order: number;
+  disableMigration: boolean;
+}
+
+/** Every model the running instance uses, keyed by logical name. */
+export type ResolvedSchema = Record<string, ResolvedModel>;

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// The README's two commands land here: `npm run demo` and `npm test` (and `npm run bench`).
+// On a machine with only Node 20 and npm it installs the pinned pnpm, the workspace, and
+// (for tests) starts the local database servers and the browser the end-to-end test drives.
+import { execSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureServices } from "./services.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const pnpmVersion = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")).packageManager.split("@")[1];
+const env = {
+  ...process.env,
+  NX_TUI: "false", NX_NO_CLOUD: "true", NX_DAEMON: "false", NX_SKIP_NX_CACHE: process.env.CI ? "true" : "",
+  COREPACK_ENABLE_STRICT: "0", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false",
+  DENO_NO_UPDATE_CHECK: "1",
+};
+// better-sqlite3 compiles from source here: point node-gyp at the installed Node headers.
+if (!env.npm_config_nodedir && existsSync("/usr/include/node/node.h")) env.npm_config_nodedir = "/usr";
+
+function run(cmd, args, opts = {}) {
+  const res = spawnSync(cmd, args, { stdio: "inherit", cwd: root, env, ...opts });
+  if (res.status !== 0) {
+    console.error(`\n[latchkey] failed: ${cmd} ${args.join(" ")} (exit ${res.status ?? res.signal})`);
+    process.exit(res.status ?? 1);
+  }
+}
+
+function pnpmOnPath() {
+  try { return execSync("pnpm --version", { env, stdio: ["ignore", "pipe", "ignore"] }).toString().trim(); }
+  catch { return null; }
+}
+
+function ensurePnpm() {
+  if (pnpmOnPath() === pnpmVersion) return;
+  console.log(`[latchkey] installing pnpm@${pnpmVersion}`);
+  run("npm", ["install", "--global", `pnpm@${pnpmVersion}`, "--no-audit", "--no-fund"]);
+}
+
+const action = process.argv[2] ?? "test";
+ensurePnpm();
+run("pnpm", ["install", "--frozen-lockfile", "--prefer-offline"]);
+
+if (action === "demo") {
+  run("pnpm", ["--filter", "@latchkey/demo", "start"]);
+} else if (action === "bench") {
+  await ensureServices({ required: false });
+  run("pnpm", ["--filter", "@latchkey/bench", "bench", ...process.argv.slice(3)]);
+} else if (action === "test") {
+  await ensureServices({ required: true });
+  run("node", ["tools/scripts/ensure-chromium.mjs"]);
+  run("pnpm", ["run", "lint"]);
+  run("pnpm", ["exec", "nx", "run-many", "-t", "typecheck", "--parallel=2", "--outputStyle=static"]);
+  run("pnpm", ["exec", "vitest", "run", ...process.argv.slice(3)]);
+} else {
+  console.error(`unknown action ${action}`);
+  process.exit(2);
+}
