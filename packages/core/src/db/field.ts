@@ -34,6 +34,16 @@ export interface DBField {
   bigint?: boolean;
 }
 
+/**
+ * A table-level index over logical fields (the reference's `indexes`, used e.g. by the
+ * device-authorization table). Named `<table>_<columns>_idx` / `_uidx` unless `name` is set.
+ */
+export interface ModelIndex {
+  fields: string[];
+  unique?: boolean;
+  name?: string;
+}
+
 /** A table, as a plugin or core declares it. Field keys are logical names. */
 export interface ModelSchema {
   /** Physical table name. @default the model key */
@@ -42,6 +52,7 @@ export interface ModelSchema {
   /** Creation order (core tables use 1-4). */
   order?: number;
   disableMigration?: boolean;
+  indexes?: ModelIndex[];
 }
 
 /** Logical model name → model. */
@@ -61,6 +72,8 @@ export interface ResolvedModel {
   fields: Record<string, ResolvedField>;
   order: number;
   disableMigration: boolean;
+  /** Table-level indexes, fields still logical. */
+  indexes?: ModelIndex[];
 }
 
 /** Every model the running instance uses, keyed by logical name. */

@@ -23,6 +23,14 @@ export function resolveSchema(
       const target = (merged[model] ??= { fields: {}, owners: {}, order: def.order });
       if (def.modelName) target.modelName = def.modelName;
       if (def.disableMigration) target.disableMigration = true;
+      for (const index of def.indexes ?? []) {
+        // Two sources declaring the same index (name, fields, uniqueness) yield one index.
+        const key = JSON.stringify([index.name ?? null, index.fields, index.unique ?? false]);
+        const known = (target.indexes ??= []).some(
+          (i) => JSON.stringify([i.name ?? null, i.fields, i.unique ?? false]) === key,
+        );
+        if (!known) target.indexes.push(index);
+      }
       for (const [field, attr] of Object.entries(def.fields)) {
         const prior = target.fields[field];
         if (prior && JSON.stringify(prior.type) !== JSON.stringify(attr.type)) {
@@ -50,6 +58,7 @@ export function resolveSchema(
       fields,
       order: def.order ?? nextOrder++,
       disableMigration: def.disableMigration ?? false,
+      ...(def.indexes?.length ? { indexes: def.indexes } : {}),
     };
   }
   const tables = new Map<string, string>();

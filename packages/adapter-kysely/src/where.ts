@@ -1,0 +1,76 @@
+import { sql, type RawBuilder } from "kysely";
+import type { ResolvedField, ResolvedModel, Where } from "@latchkey/core";
+import type { DatabaseType } from "./dialect.js";
+import { encodeValue } from "./encode.js";
+import { fieldOf } from "./model.js";
+
+type Condition = RawBuilder<unknown>;
+
+const TRUE: Condition = sql`1 = 1`;
+const FALSE: Condition = sql`1 = 0`;
+
+/** `%`, `_` and the escape character itself are matched literally (`ESCAPE '!'` works on all three dialects). */
+const escapeLike = (text: string): string => text.replace(/[!%_]/g, (c) => `!${c}`);
+
+function like(column: Condition, pattern: string): Condition {
+  return sql`${column} LIKE ${pattern} ESCAPE '!'`;
+}
+
+function clause(where: Where, field: ResolvedField, type: DatabaseType): Condition {
+  const column: Condition = sql.id(field.fieldName);
+  const op = where.operator ?? "eq";
+  const encode = (v: unknown): unknown => encodeValue(field, v, type);
+  if (where.value === null && (op === "eq" || op === "ne")) {
+    return op === "eq" ? sql`${column} IS NULL` : sql`${column} IS NOT NULL`;
+  }
+  switch (op) {
+    case "eq":
+      return sql`${column} = ${encode(where.value)}`;
+    case "ne":
+      return sql`${column} <> ${encode(where.value)}`;
+    case "lt":
+      return sql`${column} < ${encode(where.value)}`;
+    case "lte":
+      return sql`${column} <= ${encode(where.value)}`;
+    case "gt":
+      return sql`${column} > ${encode(where.value)}`;
+    case "gte":
+      return sql`${column} >= ${encode(where.value)}`;
+    case "in":
+    case "not_in": {
+      const values: unknown[] = Array.isArray(where.value) ? where.value : [where.value];
+      // An empty list matches nothing (`in`) or everything (`not_in`); `IN ()` is a syntax error.
+      if (values.length === 0) return op === "in" ? FALSE : TRUE;
+      const list = sql.join(values.map(encode));
+      return op === "in" ? sql`${column} IN (${list})` : sql`${column} NOT IN (${list})`;
+    }
+    case "contains":
+    case "starts_with":
+    case "ends_with": {
+      const text = escapeLike(String(where.value));
+      const pattern = op === "contains" ? `%${text}%` : op === "starts_with" ? `${text}%` : `%${text}`;
+      // PostgreSQL has no LIKE on jsonb: match the JSON text of lists and objects.
+      const structured = field.type === "json" || field.type === "string[]" || field.type === "number[]";
+      return like(type === "postgres" && structured ? sql`CAST(${column} AS text)` : column, pattern);
+    }
+  }
+}
+
+/**
+ * Builds the WHERE condition: every AND clause must hold and, when OR clauses exist, at least
+ * one of them (the reference's Kysely adapter groups clauses the same way). `null` for no clauses.
+ */
+export function whereSql(model: ResolvedModel, where: Where[] | undefined, type: DatabaseType): Condition | null {
+  if (!where?.length) return null;
+  const build = (w: Where): Condition => clause(w, fieldOf(model, w.field), type);
+  const ands = where.filter((w) => w.connector !== "OR").map(build);
+  const ors = where.filter((w) => w.connector === "OR").map(build);
+  const parts = [...ands.map((c) => sql`(${c})`)];
+  if (ors.length) parts.push(sql`(${sql.join(ors.map((c) => sql`(${c})`), sql` OR `)})`);
+  return sql.join(parts, sql` AND `);
+}
+
+/** ` WHERE …` or nothing. */
+export function whereClause(condition: Condition | null): Condition {
+  return condition ? sql` WHERE ${condition}` : sql``;
+}

@@ -1,0 +1,82 @@
+import { APIError } from "../errors/api-error.js";
+
+/** Largest request body read, in bytes; auth bodies are small. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json/;
+
+/**
+ * Reads a request body the way the reference does: refuses content types the endpoint does
+ * not allow (415), answers 400 on malformed JSON, turns url-encoded forms into an object of
+ * strings, and leaves the body undefined when there is none.
+ */
+export async function readBody(request: Request, allowed: readonly string[]): Promise<unknown> {
+  if (!request.body) return undefined;
+  const header = request.headers.get("content-type") ?? "";
+  const type = header.toLowerCase();
+  const base = type.split(";")[0]?.trim() ?? "";
+  if (allowed.length && !allowed.some((a) => base === a || base.includes(a))) {
+    const list = allowed.join(", ");
+    throw new APIError(415, {
+      message: type
+        ? `Content-Type "${header}" is not allowed. Allowed types: ${list}`
+        : `Content-Type is required. Allowed types: ${list}`,
+      code: "UNSUPPORTED_MEDIA_TYPE",
+    });
+  }
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const text = await readLimited(request);
+  if (JSON_TYPE.test(type)) {
+    // An empty JSON body is treated as no body, like a fetch client that sent no payload.
+    if (text.trim() === "") return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new APIError(400, { message: "Invalid JSON in request body", code: "BAD_REQUEST" });
+    }
+  }
+  if (type.includes("application/x-www-form-urlencoded")) {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+  return text;
+}
+
+/** Reads at most MAX_BODY_BYTES, whatever Content-Length claimed. */
+async function readLimited(request: Request): Promise<string> {
+  const reader = request.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+const tooLarge = (): APIError =>
+  new APIError("PAYLOAD_TOO_LARGE", { message: "Request body is too large", code: "PAYLOAD_TOO_LARGE" });
+
+/** Query parameters as an object; a repeated key becomes an array. */
+export function readQuery(url: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  url.searchParams.forEach((value, key) => {
+    const prior = query[key];
+    if (prior === undefined) query[key] = value;
+    else if (Array.isArray(prior)) prior.push(value);
+    else query[key] = [prior, value];
+  });
+  return query;
+}

@@ -1,0 +1,120 @@
+import * as v from "valibot";
+import type { AuthContext } from "../context.js";
+import { APIError } from "../errors/api-error.js";
+import type { Endpoint } from "./endpoint.js";
+import { createEndpointContext, type CallInput, type EndpointContext } from "./context.js";
+import type { HookEntry } from "./hooks.js";
+import { validationMessage } from "./validation.js";
+
+/** How one call ended: data to send, a ready `Response`, or an error. */
+export type Outcome =
+  | { kind: "data"; data: unknown; status: number; headers: Headers }
+  | { kind: "response"; response: Response; headers: Headers }
+  | { kind: "error"; error: APIError; headers: Headers };
+
+/** The hooks that run around every endpoint, user's first, then each plugin's, in order. */
+export interface HookChain {
+  before: HookEntry[];
+  after: HookEntry[];
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Response);
+
+/** Merges a before hook's `{ context: {...} }` into the call input (headers merge, the rest replaces). */
+function mergeInput(ctx: EndpointContext, patch: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(patch)) {
+    if (key === "headers" && value) {
+      new Headers(value as HeadersInit).forEach((val, name) => ctx.headers.set(name, val));
+    } else if ((key === "body" || key === "query") && isPlainObject(value) && isPlainObject(ctx[key])) {
+      ctx[key] = { ...(ctx[key] as object), ...value };
+    } else if (key in ctx) {
+      (ctx as unknown as Record<string, unknown>)[key] = value;
+    } else {
+      (ctx.context as unknown as Record<string, unknown>)[key] = value;
+    }
+  }
+}
+
+/** Object schemas (valibot lets arrays through them; the reference does not). */
+const OBJECT_TYPES = new Set(["object", "loose_object", "strict_object", "object_with_rest"]);
+
+function expectsObject(schema: { type: string; wrapped?: unknown }): boolean {
+  let node: { type: string; wrapped?: unknown } | undefined = schema;
+  while (node && !OBJECT_TYPES.has(node.type)) node = node.wrapped as typeof node;
+  return !!node;
+}
+
+async function validate(endpoint: Endpoint, ctx: EndpointContext): Promise<void> {
+  const { body, query } = endpoint.options;
+  if (body && Array.isArray(ctx.body) && expectsObject(body)) {
+    throw new APIError("BAD_REQUEST", { message: "[body] Invalid input: expected object, received array", code: "VALIDATION_ERROR" });
+  }
+  if (body) {
+    const result = await v.safeParseAsync(body, ctx.body);
+    if (!result.success) {
+      throw new APIError("BAD_REQUEST", { message: validationMessage(result.issues, "body", body), code: "VALIDATION_ERROR" });
+    }
+    ctx.body = result.output;
+  }
+  if (query) {
+    const result = await v.safeParseAsync(query, ctx.query ?? {});
+    if (!result.success) {
+      throw new APIError("BAD_REQUEST", { message: validationMessage(result.issues, "query", query), code: "VALIDATION_ERROR" });
+    }
+    ctx.query = result.output;
+  }
+}
+
+async function runEndpoint(endpoint: Endpoint, ctx: EndpointContext): Promise<unknown> {
+  for (const middleware of endpoint.options.use ?? []) await middleware(ctx);
+  await validate(endpoint, ctx);
+  return endpoint.handler(ctx);
+}
+
+/**
+ * Runs one endpoint with its hooks: before hooks (may patch the input or answer instead),
+ * the endpoint (middlewares, validation, handler), then after hooks (may replace the
+ * result). Errors other than `APIError` propagate: the HTTP layer logs them and answers 500.
+ */
+export async function execute(
+  endpoint: Endpoint,
+  auth: AuthContext,
+  hooks: HookChain,
+  input: CallInput,
+): Promise<Outcome> {
+  const ctx = createEndpointContext(auth, input);
+  let result: unknown;
+  let shortCircuited = false;
+  try {
+    for (const hook of hooks.before) {
+      if (!hook.matcher(ctx)) continue;
+      const out = await hook.handler(ctx);
+      if (isPlainObject(out) && "context" in out && isPlainObject(out.context)) {
+        mergeInput(ctx, out.context);
+      } else if (out !== undefined && out !== null) {
+        result = out;
+        shortCircuited = true;
+        break;
+      }
+    }
+    if (!shortCircuited) result = await runEndpoint(endpoint, ctx);
+  } catch (error) {
+    if (!(error instanceof APIError)) throw error;
+    result = error;
+  }
+  for (const hook of hooks.after) {
+    if (!hook.matcher(ctx)) continue;
+    ctx.context.returned = result;
+    try {
+      const out = await hook.handler(ctx);
+      if (out !== undefined) result = isPlainObject(out) && "response" in out ? out.response : out;
+    } catch (error) {
+      if (!(error instanceof APIError)) throw error;
+      result = error;
+    }
+  }
+  if (result instanceof APIError) return { kind: "error", error: result, headers: ctx.responseHeaders };
+  if (result instanceof Response) return { kind: "response", response: result, headers: ctx.responseHeaders };
+  return { kind: "data", data: result, status: ctx.status, headers: ctx.responseHeaders };
+}

@@ -1,0 +1,89 @@
+import * as v from "valibot";
+
+/**
+ * Names a value's type the way the reference's validation messages do
+ * (`expected string, received undefined`).
+ */
+function received(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number" && Number.isNaN(value)) return "NaN";
+  if (value instanceof Date) return "date";
+  return typeof value;
+}
+
+const expectedNames: Record<string, string> = {
+  string: "string",
+  number: "number",
+  boolean: "boolean",
+  object: "object",
+  loose_object: "object",
+  strict_object: "object",
+  object_with_rest: "object",
+  array: "array",
+  record: "record",
+  picklist: "enum",
+  literal: "literal",
+};
+
+interface SchemaNode {
+  type: string;
+  entries?: Record<string, SchemaNode>;
+  wrapped?: SchemaNode;
+}
+
+/** The type the schema expects at `path` (a missing key's issue names only its parent object). */
+function expectedAt(schema: SchemaNode | undefined, path: readonly { key: unknown }[] | undefined): string | undefined {
+  let node = schema;
+  for (const step of path ?? []) {
+    while (node?.wrapped) node = node.wrapped;
+    node = node?.entries?.[String(step.key)];
+  }
+  while (node?.wrapped) node = node.wrapped;
+  return node?.type;
+}
+
+/** Turns one valibot issue into the reference's wording. The submitted value is never echoed. */
+function describe(issue: v.BaseIssue<unknown>, schema: SchemaNode | undefined): string {
+  if (issue.kind === "schema") {
+    const type = issue.input === undefined ? (expectedAt(schema, issue.path) ?? issue.type) : issue.type;
+    const expected = expectedNames[type] ?? type;
+    return `Invalid input: expected ${expected}, received ${received(issue.input)}`;
+  }
+  // Our own checks always carry an explicit message (valibot's defaults echo the input).
+  if (issue.type === "check") return issue.message;
+  if (issue.type === "email") return "Invalid email address";
+  if (issue.type === "non_empty" || issue.type === "min_length") {
+    return `Too small: expected string to have >=${String(issue.requirement ?? 1)} characters`;
+  }
+  if (issue.type === "max_length") {
+    return `Too big: expected string to have <=${String(issue.requirement)} characters`;
+  }
+  return "Invalid input";
+}
+
+/** `[body.email] Invalid email address; [query.x] …`, the reference's VALIDATION_ERROR message. */
+export function validationMessage(
+  issues: readonly v.BaseIssue<unknown>[],
+  where: "body" | "query",
+  schema?: v.GenericSchema<unknown, unknown>,
+): string {
+  return issues
+    .map((issue) => {
+      const path = issue.path?.map((p) => String(p.key)).join(".");
+      return `[${path ? `${where}.${path}` : where}] ${describe(issue, schema as SchemaNode | undefined)}`;
+    })
+    .join("; ");
+}
+
+/**
+ * Email syntax the reference's validator accepts: no leading or doubled dots in the local
+ * part, labelled domain, alphabetic TLD of two or more letters.
+ */
+const EMAIL = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
+/** True when `value` is a string the reference would take as an email address. */
+export const isEmail = (value: unknown): value is string => typeof value === "string" && EMAIL.test(value);
+
+/** A valibot email check with the reference's syntax. */
+export const email = (): v.CheckAction<string, string> => v.check((value: string) => EMAIL.test(value), "Invalid email address");

@@ -1,0 +1,122 @@
+import type { AuthContext, PasswordContext } from "../context.js";
+import type { LatchkeyOptions } from "../options.js";
+import type { SchemaDefinition } from "../db/field.js";
+import { coreSchema } from "../db/core-schema.js";
+import { resolveSchema } from "../db/resolve-schema.js";
+import { createInternalAdapter } from "../db/internal-adapter.js";
+import { createAuthCookies } from "../cookies/auth-cookies.js";
+import { createLogger } from "../logger.js";
+import { generateId } from "../crypto/random.js";
+import { hashPassword, verifyPassword } from "../crypto/password.js";
+import { BASE_ERROR_CODES } from "../errors/codes.js";
+import { env } from "../env.js";
+import { originOf } from "../security/trusted-origins.js";
+import { configuredBaseURL, joinBaseURL, normalizeBasePath } from "./resolve-base.js";
+import { resolveSecret } from "./secret.js";
+
+/** Schema sources in order: core, then each plugin; two plugins may not create the same new table. */
+function schemaSources(options: LatchkeyOptions): Array<{ owner: string; schema: SchemaDefinition }> {
+  const sources: Array<{ owner: string; schema: SchemaDefinition }> = [{ owner: "core", schema: coreSchema }];
+  const created = new Map<string, string>();
+  for (const plugin of options.plugins ?? []) {
+    if (!plugin.schema) continue;
+    for (const model of Object.keys(plugin.schema)) {
+      if (model in coreSchema) continue;
+      const owner = created.get(model);
+      if (owner) throw new TypeError(`Plugins "${owner}" and "${plugin.id}" both declare table "${model}".`);
+      created.set(model, plugin.id);
+    }
+    sources.push({ owner: `plugin "${plugin.id}"`, schema: plugin.schema });
+  }
+  return sources;
+}
+
+/** Core and plugin error codes; a code declared twice with different messages is refused. */
+function mergeErrorCodes(options: LatchkeyOptions): Record<string, string> {
+  const codes: Record<string, string> = { ...BASE_ERROR_CODES };
+  for (const plugin of options.plugins ?? []) {
+    for (const [code, message] of Object.entries(plugin.errorCodes ?? {})) {
+      if (codes[code] !== undefined && codes[code] !== message) {
+        throw new TypeError(`Error code "${code}" of plugin "${plugin.id}" conflicts with an existing message.`);
+      }
+      codes[code] = message;
+    }
+  }
+  return codes;
+}
+
+function idGenerator(options: LatchkeyOptions): AuthContext["generateId"] {
+  const option = options.advanced?.database?.generateId;
+  if (option === false) return () => false;
+  if (option === "uuid") return () => crypto.randomUUID();
+  if (typeof option === "function") return (args) => option(args) || generateId(args.size);
+  return (args) => generateId(args.size);
+}
+
+function passwordContext(options: LatchkeyOptions): PasswordContext {
+  const custom = options.emailAndPassword?.password;
+  return {
+    hash: custom?.hash ?? hashPassword,
+    verify: custom?.verify ?? verifyPassword,
+    config: {
+      minPasswordLength: options.emailAndPassword?.minPasswordLength ?? 8,
+      maxPasswordLength: options.emailAndPassword?.maxPasswordLength ?? 128,
+    },
+  };
+}
+
+/** Resolves the options into the shared context: secret, schema, adapter, cookies, defaults. */
+export function buildContext(options: LatchkeyOptions): AuthContext {
+  if (!options.database) throw new TypeError("createAuth needs a `database` (an adapter factory such as kyselyAdapter(db)).");
+  const logger = createLogger(options.logger);
+  const basePath = normalizeBasePath(options.basePath);
+  const staticBase = configuredBaseURL(options);
+  const baseURL = staticBase ? joinBaseURL(staticBase, basePath) : "";
+  const plugins = options.plugins ?? [];
+  const ids = new Set<string>();
+  for (const plugin of plugins) {
+    if (ids.has(plugin.id)) throw new TypeError(`Plugin "${plugin.id}" is installed twice.`);
+    ids.add(plugin.id);
+  }
+  const schema = resolveSchema(schemaSources(options), {
+    user: options.user,
+    session: options.session,
+    account: options.account,
+    verification: options.verification,
+  });
+  const adapter = options.database({ schema, logger });
+  const generate = idGenerator(options);
+  const sessionConfig = {
+    expiresIn: options.session?.expiresIn ?? 604_800,
+    updateAge: options.session?.updateAge ?? 86_400,
+    freshAge: options.session?.freshAge ?? 86_400,
+  };
+  const envOrigins = (env("BETTER_AUTH_TRUSTED_ORIGINS") ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+  const listed = Array.isArray(options.trustedOrigins) ? options.trustedOrigins : [];
+  const own = baseURL ? originOf(baseURL) : null;
+  return {
+    options,
+    appName: options.appName ?? "Better Auth",
+    baseURL,
+    basePath,
+    secret: resolveSecret(options, logger),
+    logger,
+    adapter,
+    internalAdapter: createInternalAdapter({
+      adapter,
+      schema,
+      hooks: [...plugins.map((p) => p.databaseHooks ?? {}), options.databaseHooks ?? {}],
+      generateId: generate,
+      sessionExpiresIn: sessionConfig.expiresIn,
+    }),
+    schema,
+    authCookies: createAuthCookies(options, baseURL || undefined),
+    sessionConfig,
+    password: passwordContext(options),
+    trustedOrigins: [...(own ? [own] : []), ...listed, ...envOrigins],
+    plugins,
+    errorCodes: mergeErrorCodes(options),
+    generateId: generate,
+    hasPlugin: (id) => ids.has(id),
+  };
+}

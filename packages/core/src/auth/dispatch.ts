@@ -1,0 +1,65 @@
+import type { AuthContext } from "../context.js";
+import type { Endpoint } from "../api/endpoint.js";
+import { readBody, readQuery } from "../api/body.js";
+import { createEndpointContext } from "../api/context.js";
+import { execute, type HookChain } from "../api/execute.js";
+import { toResponse } from "../api/response.js";
+import { APIError } from "../errors/api-error.js";
+import { originCheck } from "../security/origin-check.js";
+import { createAuthCookies, type AuthCookies } from "../cookies/auth-cookies.js";
+import { joinBaseURL, requestOrigin } from "./resolve-base.js";
+
+/** A generic 500: no detail of the failure reaches the client. */
+export const internalError = (): Response => new Response(null, { status: 500, statusText: "Internal Server Error" });
+
+/**
+ * The context a request runs with. With a configured base URL it is the shared one; without,
+ * the base URL, cookie names and own trusted origin come from the request (cached per origin).
+ */
+export function contextResolver(auth: AuthContext): (request: Request) => AuthContext {
+  if (auth.baseURL) return () => auth;
+  const cookies = new Map<string, AuthCookies>();
+  return (request) => {
+    const origin = requestOrigin(request, auth.options);
+    const baseURL = joinBaseURL(origin, auth.basePath);
+    let authCookies = cookies.get(origin);
+    if (!authCookies) {
+      authCookies = createAuthCookies(auth.options, baseURL);
+      if (cookies.size < 64) cookies.set(origin, authCookies);
+    }
+    const scoped: AuthContext = Object.create(auth) as AuthContext;
+    scoped.baseURL = baseURL;
+    scoped.authCookies = authCookies;
+    scoped.trustedOrigins = [origin, ...auth.trustedOrigins];
+    return scoped;
+  };
+}
+
+/** Builds the HTTP entry for endpoints: body and query reading, the origin check, hooks, the endpoint. */
+export function createDispatch(auth: AuthContext, hooks: HookChain, basePath: string) {
+  const resolve = contextResolver(auth);
+  return async (endpoint: Endpoint, request: Request, params: Record<string, string>): Promise<Response> => {
+    const context = resolve(request);
+    const url = new URL(request.url);
+    try {
+      const input = {
+        path: endpoint.path,
+        method: request.method,
+        body: await readBody(request, endpoint.options.allowedMediaTypes ?? ["application/json"]),
+        query: readQuery(url),
+        params,
+        headers: request.headers,
+        request,
+      };
+      // The origin check runs before hooks and the endpoint, on the raw input (reference order).
+      const guard = createEndpointContext(context, input);
+      await originCheck(guard);
+      return toResponse(await execute(endpoint, context, hooks, input));
+    } catch (error) {
+      if (error instanceof APIError) return toResponse({ kind: "error", error, headers: new Headers() });
+      auth.logger.error(`Unhandled error in ${request.method} ${basePath}${endpoint.path}`, error);
+      await auth.options.onAPIError?.onError?.(error);
+      return internalError();
+    }
+  };
+}

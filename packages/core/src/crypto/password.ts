@@ -1,0 +1,113 @@
+import { scryptAsync } from "@noble/hashes/scrypt.js";
+import { constantTimeEqual } from "./constant-time.js";
+import { hexEncode, utf8Encode } from "./encoding.js";
+
+/** scrypt cost parameters (RFC 7914 §2). */
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+  dkLen: number;
+}
+
+// The reference's parameters (@better-auth/utils `password`): note r = 16, not the usual 8,
+// so one hash needs 128·N·r = 32 MiB of memory.
+const PASSWORD_PARAMS: ScryptParams = { N: 16384, r: 16, p: 1, dkLen: 64 };
+
+// The subset of `node:crypto` used here, typed locally so core carries no Node types.
+type NodeScrypt = (
+  password: Uint8Array,
+  salt: Uint8Array,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+  callback: (error: Error | null, key: Uint8Array) => void,
+) => void;
+
+let nativeScrypt: NodeScrypt | null | undefined;
+
+// `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno 2) reaches node:crypto without a static
+// `node:` import, which would break bundling for edge runtimes. Looked up once, lazily.
+function findNativeScrypt(): NodeScrypt | null {
+  if (nativeScrypt !== undefined) return nativeScrypt;
+  const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
+  const mod = host.process?.getBuiltinModule?.("node:crypto") as { scrypt?: unknown } | undefined;
+  nativeScrypt = typeof mod?.scrypt === "function" ? (mod.scrypt as NodeScrypt) : null;
+  return nativeScrypt;
+}
+
+/** Which scrypt implementation {@link scryptDerive} uses: native when available, or always @noble/hashes. */
+export type ScryptEngine = "auto" | "noble";
+
+/**
+ * Derives an scrypt key (RFC 7914) off the event loop: node:crypto's libuv thread pool where
+ * the runtime has it, else @noble/hashes' async variant, which yields every few ms.
+ */
+export function scryptDerive(
+  password: Uint8Array,
+  salt: Uint8Array,
+  params: ScryptParams,
+  engine: ScryptEngine = "auto",
+): Promise<Uint8Array> {
+  // Room for scrypt's 128·N·r working buffer with 2x headroom, the reference's bound; both
+  // engines refuse to run above `maxmem` (Node's default of 32 MiB is too small for r = 16).
+  const maxmem = 128 * params.N * params.r * 2;
+  const native = engine === "auto" ? findNativeScrypt() : null;
+  if (native === null) {
+    return scryptAsync(password, salt, {
+      N: params.N,
+      r: params.r,
+      p: params.p,
+      dkLen: params.dkLen,
+      maxmem,
+    });
+  }
+  return new Promise((resolve, reject) => {
+    native(password, salt, params.dkLen, { N: params.N, r: params.r, p: params.p, maxmem }, (error, key) => {
+      if (error) reject(error);
+      else resolve(new Uint8Array(key.buffer, key.byteOffset, key.byteLength));
+    });
+  });
+}
+
+// The reference feeds scrypt the salt's 32-char HEX STRING (its ASCII bytes), not the 16 raw
+// bytes, and the password after NFKC normalisation (so "ｐａｓｓ" and "pass" are one password,
+// whichever form the keyboard produced).
+async function passwordKey(password: string, saltHex: string): Promise<string> {
+  const key = await scryptDerive(
+    utf8Encode(password.normalize("NFKC")),
+    utf8Encode(saltHex),
+    PASSWORD_PARAMS,
+  );
+  return hexEncode(key);
+}
+
+/** Hashes a password as `<saltHex>:<keyHex>` with the reference's scrypt parameters (N=16384, r=16, p=1, 64-byte key). */
+export async function hashPassword(password: string): Promise<string> {
+  const saltHex = hexEncode(crypto.getRandomValues(new Uint8Array(16)));
+  return `${saltHex}:${await passwordKey(password, saltHex)}`;
+}
+
+// What a stored key must look like to be able to match: the reference compares our lowercase
+// hex output to it with `===`, so any other form can never verify there either.
+const KEY_HEX = /^[0-9a-f]{128}$/;
+
+/**
+ * Checks a password against a `<saltHex>:<keyHex>` hash in constant time; a malformed hash
+ * is `false` (the reference throws, which surfaces as a bare 500).
+ */
+export async function verifyPassword({
+  hash,
+  password,
+}: {
+  hash: string;
+  password: string;
+}): Promise<boolean> {
+  // Like the reference, take the first two ":"-separated fields and ignore any further ones.
+  const [salt, key] = hash.split(":");
+  // The salt is not checked for hex: the reference feeds any string to scrypt as-is, so a hash
+  // imported with a foreign salt still verifies the same way on both sides.
+  if (!salt || key === undefined || !KEY_HEX.test(key)) return false;
+  // Constant time: a `===` on the hex strings (as the reference does) leaks the length of the
+  // matching prefix; scrypt's cost makes that hard to exploit, but it costs nothing to avoid.
+  return constantTimeEqual(await passwordKey(password, salt), key);
+}

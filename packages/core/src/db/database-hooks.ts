@@ -1,0 +1,49 @@
+import type { Row } from "./adapter.js";
+
+/** A before hook may veto (`false`) or patch the data (`{ data }`). */
+export type BeforeHook = (data: Row, ctx: unknown) => Promise<boolean | void | { data: Row }> | boolean | void | { data: Row };
+/** An after hook sees the written row. */
+export type AfterHook = (row: Row, ctx: unknown) => Promise<void> | void;
+
+export interface OperationHooks {
+  before?: BeforeHook;
+  after?: AfterHook;
+}
+
+/** `databaseHooks`: model, then operation, then phase (the reference's shape). */
+export type DatabaseHooks = Record<
+  string,
+  { create?: OperationHooks; update?: OperationHooks; delete?: OperationHooks } | undefined
+>;
+
+type Operation = "create" | "update" | "delete";
+
+/** Runs the before hooks of every source in order; returns the data to write, or null on a veto. */
+export async function runBefore(
+  sources: DatabaseHooks[],
+  model: string,
+  op: Operation,
+  data: Row,
+  ctx: unknown,
+): Promise<Row | null> {
+  let current = data;
+  for (const hooks of sources) {
+    const hook = hooks[model]?.[op]?.before;
+    if (!hook) continue;
+    const out = await hook(current, ctx);
+    if (out === false) return null;
+    if (out && typeof out === "object" && "data" in out) current = { ...current, ...out.data };
+  }
+  return current;
+}
+
+/** Runs the after hooks of every source in order. */
+export async function runAfter(
+  sources: DatabaseHooks[],
+  model: string,
+  op: Operation,
+  row: Row,
+  ctx: unknown,
+): Promise<void> {
+  for (const hooks of sources) await hooks[model]?.[op]?.after?.(row, ctx);
+}

@@ -1,0 +1,65 @@
+// Public entry of @latchkey/core. Plugins and adapters import only from here.
+export { createAuth, type Auth } from "./auth/create-auth.js";
+export type { APICallArgs, APIFunction } from "./auth/server-api.js";
+export type { AuthContext, PasswordContext, SessionConfig, SessionWithUser } from "./context.js";
+export type {
+  AdvancedOptions,
+  CookieAttributes,
+  EmailAndPasswordOptions,
+  LatchkeyOptions,
+  LatchkeyOptions as BetterAuthOptions,
+  ModelOptions,
+  SessionOptions,
+} from "./options.js";
+export type { LatchkeyPlugin, LatchkeyPlugin as BetterAuthPlugin, PluginRateLimitRule } from "./plugin.js";
+
+// Endpoints, routers, hooks
+export { endpoint, type Endpoint, type EndpointMiddleware, type EndpointOptions, type HTTPMethod } from "./api/endpoint.js";
+export type { EndpointContext, RequestContext } from "./api/context.js";
+export { AuthRouter, createRouter } from "./api/router.js";
+export { createAuthMiddleware, type HookEntry, type HookMiddleware } from "./api/hooks.js";
+export { email as emailFormat, isEmail } from "./api/validation.js";
+
+// Errors
+export { APIError, BetterAuthError, STATUS, type APIErrorBody, type StatusName } from "./errors/api-error.js";
+export { BASE_ERROR_CODES, fail, type BaseErrorCode } from "./errors/index.js";
+
+// Storage
+export type {
+  Adapter,
+  AdapterFactory,
+  AdapterInit,
+  Row,
+  SchemaProblem,
+  Where,
+  WhereOperator,
+} from "./db/adapter.js";
+export type {
+  DBField,
+  DBFieldType,
+  ModelSchema,
+  ResolvedField,
+  ResolvedModel,
+  ResolvedSchema,
+  SchemaDefinition,
+} from "./db/field.js";
+export type { Account, Session, User, Verification } from "./db/models.js";
+export type { DatabaseHooks } from "./db/database-hooks.js";
+export type { InternalAdapter } from "./db/internal-adapter.js";
+export { coreSchema, rateLimitSchema } from "./db/core-schema.js";
+export { orderedModels, resolveSchema, type ModelOverrides } from "./db/resolve-schema.js";
+export { memoryAdapter } from "./db/memory-adapter.js";
+export { toOutput } from "./db/output.js";
+
+// Sessions and cookies
+export { getSessionFromRequest, freshSessionMiddleware, sessionMiddleware } from "./session/session-middleware.js";
+export { deleteSessionCookie, setSessionCookie } from "./session/session-cookie.js";
+export { createAuthCookies, type AuthCookies, type CookieSpec } from "./cookies/auth-cookies.js";
+export { parseCookieHeader, serializeCookie } from "./cookies/serialize.js";
+export { formCsrfMiddleware } from "./security/origin-check.js";
+export { isTrustedOrigin, matchesOriginPattern } from "./security/trusted-origins.js";
+export { getClientIP, normalizeIP } from "./ip.js";
+
+// Crypto and logging
+export * from "./crypto/index.js";
+export { createLogger, type Logger, type LoggerOptions, type LogLevel } from "./logger.js";

@@ -1,0 +1,117 @@
+import type { AdapterFactory } from "./db/adapter.js";
+import type { DBField } from "./db/field.js";
+import type { LoggerOptions } from "./logger.js";
+import type { LatchkeyPlugin } from "./plugin.js";
+import type { HookMiddleware } from "./api/hooks.js";
+import type { DatabaseHooks } from "./db/database-hooks.js";
+
+/** Cookie attributes, as the reference's `CookieOptions`. */
+export interface CookieAttributes {
+  maxAge?: number;
+  expires?: Date;
+  domain?: string;
+  path?: string;
+  secure?: boolean;
+  httpOnly?: boolean;
+  sameSite?: "strict" | "lax" | "none" | "Strict" | "Lax" | "None";
+  partitioned?: boolean;
+}
+
+/** `emailAndPassword` option group. */
+export interface EmailAndPasswordOptions {
+  /** @default false */
+  enabled?: boolean;
+  /** @default false */
+  disableSignUp?: boolean;
+  /** @default false */
+  requireEmailVerification?: boolean;
+  /** @default 8 */
+  minPasswordLength?: number;
+  /** @default 128 */
+  maxPasswordLength?: number;
+  /** Sign the user in right after sign-up. @default true */
+  autoSignIn?: boolean;
+  /** Replace the scrypt hasher (both functions together). */
+  password?: {
+    hash?: (password: string) => Promise<string>;
+    verify?: (args: { hash: string; password: string }) => Promise<boolean>;
+  };
+}
+
+/** `session` option group. */
+export interface SessionOptions {
+  modelName?: string;
+  fields?: Record<string, string>;
+  additionalFields?: Record<string, DBField>;
+  /** Seconds. @default 604800 (7 days) */
+  expiresIn?: number;
+  /** Seconds since the last refresh after which a read refreshes the expiry. @default 86400 */
+  updateAge?: number;
+  /** Seconds since creation during which the session counts as fresh. @default 86400 */
+  freshAge?: number;
+  /** @default false */
+  disableSessionRefresh?: boolean;
+}
+
+/** `user`, `account` and `verification` model options. */
+export interface ModelOptions {
+  modelName?: string;
+  fields?: Record<string, string>;
+  additionalFields?: Record<string, DBField>;
+}
+
+/** `advanced` option group. */
+export interface AdvancedOptions {
+  /** @default "better-auth" */
+  cookiePrefix?: string;
+  /** Derived from the base URL's scheme when unset. */
+  useSecureCookies?: boolean;
+  defaultCookieAttributes?: CookieAttributes;
+  cookies?: Record<string, { name?: string; attributes?: CookieAttributes }>;
+  crossSubDomainCookies?: { enabled?: boolean; domain?: string };
+  /** Skip the Origin / Fetch-Metadata CSRF checks. @default false */
+  disableCSRFCheck?: boolean;
+  /** Skip callback URL validation (and CSRF unless `disableCSRFCheck` is set). @default false */
+  disableOriginCheck?: boolean;
+  ipAddress?: { ipAddressHeaders?: string[]; disableIpTracking?: boolean; ipv6Subnet?: number };
+  database?: {
+    /** Row id generator: a function, `"uuid"`, or `false` to let the database decide. */
+    generateId?: ((args: { model: string; size?: number }) => string | false) | "uuid" | false;
+    /** Check tables and columns on the first request. @default true */
+    validateSchema?: boolean;
+    defaultFindManyLimit?: number;
+  };
+  /** @default false */
+  trustedProxyHeaders?: boolean;
+  /** @default false */
+  skipTrailingSlashes?: boolean;
+}
+
+/** Options of `createAuth`, with Better Auth's names and defaults. */
+export interface LatchkeyOptions {
+  /** @default "Better Auth" */
+  appName?: string;
+  /** Origin (and optional path) the server is reached at. Env fallback `BETTER_AUTH_URL`, … */
+  baseURL?: string;
+  /** @default "/api/auth" */
+  basePath?: string;
+  /** Env fallback `BETTER_AUTH_SECRET`, then `AUTH_SECRET`. */
+  secret?: string;
+  database?: AdapterFactory;
+  emailAndPassword?: EmailAndPasswordOptions;
+  session?: SessionOptions;
+  user?: ModelOptions;
+  account?: ModelOptions;
+  verification?: ModelOptions;
+  trustedOrigins?: string[] | ((request?: Request) => string[] | Promise<string[]>);
+  plugins?: LatchkeyPlugin[];
+  hooks?: { before?: HookMiddleware; after?: HookMiddleware };
+  databaseHooks?: DatabaseHooks;
+  advanced?: AdvancedOptions;
+  logger?: LoggerOptions;
+  onAPIError?: { throw?: boolean; onError?: (error: unknown) => void | Promise<void>; errorURL?: string };
+  /** Paths (relative to basePath) answered with 404. */
+  disabledPaths?: string[];
+  /** Accepted and ignored: rate limiting arrives in a later release of Latchkey core. */
+  rateLimit?: { enabled?: boolean; window?: number; max?: number };
+}

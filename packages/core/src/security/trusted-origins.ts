@@ -1,0 +1,66 @@
+/** Origin of an absolute URL, or null. */
+export function originOf(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === "null" ? `${parsed.protocol}//${parsed.host}` : parsed.origin;
+  } catch {
+    return null;
+  }
+}
+
+/** Glob match where `*` spans any run of characters and `?` one character. */
+function globMatch(value: string, pattern: string): boolean {
+  const source = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return new RegExp(`^${source}$`, "i").test(value);
+}
+
+/**
+ * Whether `url` is covered by one trusted-origin entry: a glob (`https://*.example.com`,
+ * or host-only `*.example.com`), an exact http(s) origin, or a custom scheme entry compared
+ * by scheme, authority and path prefix (`myapp://callback`).
+ */
+export function matchesOriginPattern(url: string, pattern: string): boolean {
+  if (pattern.includes("*") || pattern.includes("?")) {
+    if (pattern.includes("://")) {
+      const origin = originOf(url);
+      return origin !== null && globMatch(origin, pattern);
+    }
+    try {
+      return globMatch(new URL(url).host, pattern);
+    } catch {
+      return false;
+    }
+  }
+  const origin = originOf(url);
+  if (!origin) return false;
+  if (/^https?:\/\//i.test(pattern)) return origin === originOf(pattern);
+  // Custom schemes (mobile deep links): same scheme and authority, path within the entry's.
+  try {
+    const target = new URL(url);
+    const entry = new URL(pattern);
+    return (
+      target.protocol === entry.protocol &&
+      target.host === entry.host &&
+      target.pathname.startsWith(entry.pathname.replace(/\/$/, ""))
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A root-relative path that cannot leave the site: one leading `/` (not `//`, which browsers
+ * read as another host), no backslashes, control characters or encoded slashes.
+ */
+export function isSafeRelativePath(url: string): boolean {
+  if (!url.startsWith("/") || url.startsWith("//")) return false;
+  if (/[\\\u0000-\u001f\u007f]/.test(url)) return false;
+  if (/%(2f|5c|00)/i.test(url)) return false;
+  return true;
+}
+
+/** Whether `url` may be used as a redirect or origin: trusted, or a safe relative path when allowed. */
+export function isTrustedOrigin(url: string, trusted: readonly string[], allowRelativePaths: boolean): boolean {
+  if (allowRelativePaths && url.startsWith("/")) return isSafeRelativePath(url);
+  return trusted.some((entry) => matchesOriginPattern(url, entry));
+}

@@ -1,0 +1,31 @@
+/** The user every figure works with, and the session cookie its sign-up returned. */
+export interface SeededUser {
+  email: string;
+  password: string;
+  /** `name=value` pairs of every Set-Cookie, ready for a Cookie header. */
+  cookie: string;
+}
+
+/** Signs one user up through HTTP, checks that its cookie opens a session, and returns both. */
+export async function seedUser(baseURL: string): Promise<SeededUser> {
+  const email = "bench-user@example.com";
+  const password = "bench-password-123";
+  const res = await fetch(`${baseURL}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: baseURL },
+    body: JSON.stringify({ name: "Bench User", email, password }),
+  });
+  if (res.status !== 200) throw new Error(`seed sign-up answered ${res.status}: ${await res.text()}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((header) => header.split(";", 1)[0])
+    .join("; ");
+  if (!cookie) throw new Error("seed sign-up set no cookie");
+  // A get-session figure that answers `null` would measure the wrong path: check first.
+  const check = await fetch(`${baseURL}/api/auth/get-session`, { headers: { cookie } });
+  const session = (await check.json()) as { user?: { email?: string } } | null;
+  if (check.status !== 200 || session?.user?.email !== email) {
+    throw new Error(`get-session with the seed cookie answered ${check.status} ${JSON.stringify(session)}`);
+  }
+  return { email, password, cookie };
+}
