@@ -74,7 +74,7 @@ function dialectFor(input: object): { dialect: Dialect; type: DatabaseType } | n
   }
   // pg: a Pool (a bare Client has no `totalCount` and cannot hand out connections).
   if (hasFunction(input, "connect", "end", "query") && "totalCount" in input) {
-    return { dialect: new PostgresDialect({ pool: input as PostgresPool }), type: "postgres" };
+    return { dialect: new PostgresDialect({ pool: input as unknown as PostgresPool }), type: "postgres" };
   }
   return null;
 }
