@@ -4,7 +4,8 @@ import { defineProject, type UserWorkspaceConfig } from "vitest/config";
 export function latchkeyProject(name: string, extra: UserWorkspaceConfig["test"] = {}): UserWorkspaceConfig {
   return defineProject({
     resolve: { conditions: ["@latchkey/source", "module", "node", "import", "default"] },
-    ssr: { resolve: { conditions: ["@latchkey/source", "node", "import", "default"], externalConditions: ["node", "import"] } },
+    // No "import" condition for SSR: Node applies it to require() too, and pg then fails to load its pool.
+    ssr: { resolve: { conditions: ["@latchkey/source", "node", "default"] } },
     test: {
       name,
       environment: "node",

@@ -2,9 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 
 /** Where the demo keeps its data, parsed from `DATABASE_URL`. */
 export type DatabaseConfig =
-  | { kind: "sqlite"; file: string }
-  | { kind: "postgres"; url: string }
-  | { kind: "mysql"; url: string };
+  { kind: "sqlite"; file: string } | { kind: "postgres"; url: string } | { kind: "mysql"; url: string };
 
 /** Everything the demo reads from its environment, resolved once at start. */
 export interface DemoConfig {
@@ -42,7 +40,8 @@ export function parsePort(value: string | undefined): number {
   const text = nonEmpty(value);
   if (text === undefined) return 3000;
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new TypeError(`PORT must be an integer from 0 to 65535, got "${text}"`);
+  if (!/^\d+$/.test(text) || port > 65535)
+    throw new TypeError(`PORT must be an integer from 0 to 65535, got "${text}"`);
   return port;
 }
 
@@ -57,11 +56,14 @@ export function parseDatabaseUrl(value: string | undefined, appDir: string): Dat
   if (url === undefined) return { kind: "sqlite", file: resolve(appDir, DEFAULT_SQLITE_FILE) };
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   if (scheme === "postgres" || scheme === "postgresql") return { kind: "postgres", url };
-  if (scheme === "mysql" || scheme === "mariadb") return { kind: "mysql", url: url.replace(/^mariadb:/i, "mysql:") };
+  if (scheme === "mysql" || scheme === "mariadb")
+    return { kind: "mysql", url: url.replace(/^mariadb:/i, "mysql:") };
   if (scheme === "file" || scheme === "sqlite") return { kind: "sqlite", file: sqlitePath(url, appDir) };
   // A one-letter "scheme" is a Windows drive letter, part of a bare path.
   if (scheme !== undefined && scheme.length > 1) {
-    throw new TypeError(`DATABASE_URL scheme "${scheme}:" is not supported; use postgres://, mysql:// or a SQLite path`);
+    throw new TypeError(
+      `DATABASE_URL scheme "${scheme}:" is not supported; use postgres://, mysql:// or a SQLite path`,
+    );
   }
   return { kind: "sqlite", file: url === ":memory:" ? url : resolve(appDir, url) };
 }

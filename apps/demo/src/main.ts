@@ -9,7 +9,9 @@ import { createDemoApp, listen } from "./server.js";
 const appDir = fileURLToPath(new URL("..", import.meta.url));
 const config = loadConfig(process.env, appDir);
 if (!config.secretFromEnv) {
-  console.warn("[demo] AUTH_SECRET is not set: using an insecure development secret; set it outside development");
+  console.warn(
+    "[demo] AUTH_SECRET is not set: using an insecure development secret; set it outside development",
+  );
 }
 
 const database = await openDatabase(config.database);
@@ -22,7 +24,9 @@ const auth = createAuth({
 await auth.createTables();
 
 const { server, port } = await listen(createDemoApp(auth), config.port);
-console.log(`[demo] listening on http://localhost:${port} (base URL ${config.baseURL}), database: ${describeDatabase(config.database)}`);
+console.log(
+  `[demo] listening on http://localhost:${port} (base URL ${config.baseURL}), database: ${describeDatabase(config.database)}`,
+);
 
 function shutdown(): void {
   server.close();

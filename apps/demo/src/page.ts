@@ -42,7 +42,7 @@ form { display: flex; flex-direction: column; gap: .5rem; min-width: 16rem; }
 label { display: flex; flex-direction: column; font-size: .9rem; }
 label.inline { flex-direction: row; gap: .4rem; align-items: center; }
 #error { color: #a00; background: #fee; padding: .5rem .75rem; border-radius: 4px; }
-pre { background: #f4f4f4; padding: 1rem; overflow: auto; }
+pre { background: #f4f4f4; padding: 1rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 `;
 
 // Runs in the browser. Errors show the JSON `message` the server sends, as the reference

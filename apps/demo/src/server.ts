@@ -20,7 +20,9 @@ export function createDemoApp(auth: AuthHandler): Hono {
 /** Serves `app` on `port` (0 picks a free one) and resolves once it is listening. */
 export function listen(app: Hono, port: number): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port }, (info: AddressInfo) => resolve({ server, port: info.port }));
+    const server = serve({ fetch: app.fetch, port }, (info: AddressInfo) =>
+      resolve({ server, port: info.port }),
+    );
     server.once("error", reject);
   });
 }

@@ -33,12 +33,18 @@ describe("parseDatabaseUrl", () => {
   });
 
   it("accepts mariadb:// as MySQL, which is the driver it needs", () => {
-    expect(parseDatabaseUrl("mariadb://root@localhost/test", appDir)).toEqual({ kind: "mysql", url: "mysql://root@localhost/test" });
+    expect(parseDatabaseUrl("mariadb://root@localhost/test", appDir)).toEqual({
+      kind: "mysql",
+      url: "mysql://root@localhost/test",
+    });
   });
 
-  it.each(["redis://localhost:6379", "mongodb://localhost/test", "http://example.test/db"])("refuses %j", (url) => {
-    expect(() => parseDatabaseUrl(url, appDir)).toThrow(TypeError);
-  });
+  it.each(["redis://localhost:6379", "mongodb://localhost/test", "http://example.test/db"])(
+    "refuses %j",
+    (url) => {
+      expect(() => parseDatabaseUrl(url, appDir)).toThrow(TypeError);
+    },
+  );
 
   it("refuses a SQLite URL with no path", () => {
     expect(() => parseDatabaseUrl("sqlite:", appDir)).toThrow(/no SQLite file/);
@@ -47,17 +53,24 @@ describe("parseDatabaseUrl", () => {
 
 describe("describeDatabase", () => {
   it("never shows the password or query string of a server URL", () => {
-    const text = describeDatabase({ kind: "postgres", url: "postgres://app:s3cr%40t@db.internal:5432/auth?password=s3cr@t" });
+    const text = describeDatabase({
+      kind: "postgres",
+      url: "postgres://app:s3cr%40t@db.internal:5432/auth?password=s3cr@t",
+    });
     expect(text).toBe("postgres app@db.internal:5432/auth");
     expect(text).not.toContain("s3cr");
   });
 
   it("names a MySQL server without credentials when none are given", () => {
-    expect(describeDatabase({ kind: "mysql", url: "mysql://127.0.0.1:3306/test" })).toBe("mysql 127.0.0.1:3306/test");
+    expect(describeDatabase({ kind: "mysql", url: "mysql://127.0.0.1:3306/test" })).toBe(
+      "mysql 127.0.0.1:3306/test",
+    );
   });
 
   it("names the SQLite file", () => {
-    expect(describeDatabase({ kind: "sqlite", file: "/srv/demo/.data/demo.db" })).toBe("sqlite /srv/demo/.data/demo.db");
+    expect(describeDatabase({ kind: "sqlite", file: "/srv/demo/.data/demo.db" })).toBe(
+      "sqlite /srv/demo/.data/demo.db",
+    );
   });
 });
 
@@ -74,7 +87,12 @@ describe("loadConfig", () => {
 
   it("reads PORT, BASE_URL, AUTH_SECRET and DATABASE_URL", () => {
     const config = loadConfig(
-      { PORT: "4100", BASE_URL: "https://auth.example.test", AUTH_SECRET: "x".repeat(32), DATABASE_URL: "postgres://localhost/test" },
+      {
+        PORT: "4100",
+        BASE_URL: "https://auth.example.test",
+        AUTH_SECRET: "x".repeat(32),
+        DATABASE_URL: "postgres://localhost/test",
+      },
       appDir,
     );
     expect(config).toEqual({

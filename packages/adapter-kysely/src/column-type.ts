@@ -23,7 +23,11 @@ export function tableIndexes(model: ResolvedModel): PhysicalIndex[] {
       }
       return field?.fieldName ?? "id";
     });
-    return { name: indexName(model.tableName, columns, index.unique ?? false, index.name), columns, unique: index.unique ?? false };
+    return {
+      name: indexName(model.tableName, columns, index.unique ?? false, index.name),
+      columns,
+      unique: index.unique ?? false,
+    };
   });
 }
 
@@ -51,7 +55,12 @@ function mysqlIndexedLength(model: ResolvedModel, column: string): number | unde
  * on MySQL a text column with a unique constraint is `varchar(191)` (the spec's rule, so the
  * utf8mb4 key fits any row format), where the reference writes `varchar(255)`.
  */
-export function columnType(model: ResolvedModel, column: string, field: ResolvedField | null, type: DatabaseType): ColumnDataType {
+export function columnType(
+  model: ResolvedModel,
+  column: string,
+  field: ResolvedField | null,
+  type: DatabaseType,
+): ColumnDataType {
   // Ids and columns referencing ids: text, or varchar(36) on MySQL (a 32-character id or a UUID fits).
   if (!field || field.references?.field === "id") return type === "mysql" ? "varchar(36)" : "text";
   switch (field.type) {

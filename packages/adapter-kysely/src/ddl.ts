@@ -25,7 +25,9 @@ function staticDefault(field: ResolvedField): string | number | boolean | undefi
   const value = field.defaultValue;
   if (field.unique && field.required === false) return undefined;
   if (field.type !== "string" && field.type !== "number" && field.type !== "boolean") return undefined;
-  return typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? value : undefined;
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? value
+    : undefined;
 }
 
 /**
@@ -44,7 +46,10 @@ function constrain(
   if (field.references) {
     const target = schema[field.references.model];
     const table = target?.tableName ?? field.references.model;
-    const column = field.references.field === "id" ? "id" : (target?.fields[field.references.field]?.fieldName ?? field.references.field);
+    const column =
+      field.references.field === "id"
+        ? "id"
+        : (target?.fields[field.references.field]?.fieldName ?? field.references.field);
     c = c.references(`${table}.${column}`).onDelete(field.references.onDelete ?? "cascade");
   }
   if (field.unique && !adding) c = c.unique();
@@ -52,7 +57,8 @@ function constrain(
     c = c.defaultTo(type === "mysql" ? sql`CURRENT_TIMESTAMP(3)` : sql`CURRENT_TIMESTAMP`);
   } else if (adding) {
     const value = staticDefault(field);
-    if (value !== undefined) c = c.defaultTo(typeof value === "boolean" && type === "sqlite" ? Number(value) : value);
+    if (value !== undefined)
+      c = c.defaultTo(typeof value === "boolean" && type === "sqlite" ? Number(value) : value);
   }
   return c;
 }
@@ -65,7 +71,11 @@ function constrain(
  * skipped. Refuses, before changing anything, to add a required column without a default to
  * a table that has rows: existing rows would have no value (MySQL would invent one).
  */
-export async function planMigrations(db: DB, type: DatabaseType, schema: ResolvedSchema): Promise<Statement[]> {
+export async function planMigrations(
+  db: DB,
+  type: DatabaseType,
+  schema: ResolvedSchema,
+): Promise<Statement[]> {
   const tables = new Map((await listTables(db, type)).map((t) => [t.name, t]));
   const existingIndexes = await listIndexes(db, type);
   const creates: Statement[] = [];
@@ -97,15 +107,26 @@ export async function planMigrations(db: DB, type: DatabaseType, schema: Resolve
       for (const field of missing) {
         const dataType: ColumnDataType = columnType(model, field.fieldName, field, type);
         alters.push(
-          db.schema.alterTable(model.tableName).addColumn(field.fieldName, dataType, (c) => constrain(c, field, schema, type, true)),
+          db.schema
+            .alterTable(model.tableName)
+            .addColumn(field.fieldName, dataType, (c) => constrain(c, field, schema, type, true)),
         );
         // SQLite cannot add a UNIQUE column, so an added unique column gets a unique index.
-        if (field.unique) addIndex(model.tableName, { name: indexName(model.tableName, [field.fieldName], true), columns: [field.fieldName], unique: true });
+        if (field.unique)
+          addIndex(model.tableName, {
+            name: indexName(model.tableName, [field.fieldName], true),
+            columns: [field.fieldName],
+            unique: true,
+          });
       }
     }
     for (const field of fields) {
       if (field.index && !field.unique) {
-        addIndex(model.tableName, { name: indexName(model.tableName, [field.fieldName], false), columns: [field.fieldName], unique: false });
+        addIndex(model.tableName, {
+          name: indexName(model.tableName, [field.fieldName], false),
+          columns: [field.fieldName],
+          unique: false,
+        });
       }
     }
     for (const index of tableIndexes(model)) addIndex(model.tableName, index);
@@ -113,7 +134,12 @@ export async function planMigrations(db: DB, type: DatabaseType, schema: Resolve
   return [...creates, ...alters, ...indexes];
 }
 
-async function refuseUnsafeAdditions(db: DB, model: ResolvedModel, missing: ResolvedField[], type: DatabaseType): Promise<void> {
+async function refuseUnsafeAdditions(
+  db: DB,
+  model: ResolvedModel,
+  missing: ResolvedField[],
+  type: DatabaseType,
+): Promise<void> {
   const unsafe = missing.filter(
     (f) => f.required !== false && !isTimestampDefault(f, type) && staticDefault(f) === undefined,
   );

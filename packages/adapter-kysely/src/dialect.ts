@@ -20,7 +20,8 @@ export type DB = Kysely<DynamicDB>;
  * What `kyselyAdapter` accepts: a Kysely instance, a Kysely dialect, or a raw driver handle
  * (a better-sqlite3 `Database`, a `pg` `Pool`, a `mysql2` pool, callback or promise flavour).
  */
-export type DatabaseInput<T = unknown> = Kysely<T> | Dialect | SqliteDatabase | PostgresPool | MysqlPool | object;
+export type DatabaseInput<T = unknown> =
+  Kysely<T> | Dialect | SqliteDatabase | PostgresPool | MysqlPool | object;
 
 /** A Kysely instance ready to use, its dialect, and whether the adapter owns it. */
 export interface Connection {
@@ -39,7 +40,7 @@ const isKysely = (value: object): value is Kysely<DynamicDB> =>
 /** Names along the prototype chain, so subclasses (e.g. a D1 or libSQL adapter) still match. */
 function classNames(value: object): string[] {
   const names: string[] = [];
-  for (let proto = Object.getPrototypeOf(value); proto && proto !== Object.prototype; ) {
+  for (let proto = Object.getPrototypeOf(value); proto && proto !== Object.prototype;) {
     const ctor = (proto as { constructor?: { name?: string } }).constructor;
     if (ctor?.name) names.push(ctor.name);
     proto = Object.getPrototypeOf(proto);
@@ -63,7 +64,10 @@ function dialectFor(input: object): { dialect: Dialect; type: DatabaseType } | n
     return type ? { dialect, type } : null;
   }
   // better-sqlite3: `prepare` plus its own `pragma`/`aggregate` helpers.
-  if (hasFunction(input, "prepare", "close") && (hasFunction(input, "pragma") || hasFunction(input, "aggregate"))) {
+  if (
+    hasFunction(input, "prepare", "close") &&
+    (hasFunction(input, "pragma") || hasFunction(input, "aggregate"))
+  ) {
     return { dialect: new SqliteDialect({ database: input as SqliteDatabase }), type: "sqlite" };
   }
   if (hasFunction(input, "getConnection")) {
@@ -84,7 +88,9 @@ export function connect(input: object, type?: DatabaseType): Connection {
   if (isKysely(input)) {
     const detected = type ?? typeOfAdapter(input.getExecutor().adapter);
     if (!detected) {
-      throw new TypeError('kyselyAdapter: cannot tell the database type of this Kysely instance; pass { type: "sqlite" | "postgres" | "mysql" }.');
+      throw new TypeError(
+        'kyselyAdapter: cannot tell the database type of this Kysely instance; pass { type: "sqlite" | "postgres" | "mysql" }.',
+      );
     }
     return { db: input, type: detected, owned: false };
   }

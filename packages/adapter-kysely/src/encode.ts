@@ -24,7 +24,12 @@ export function encodeValue(field: ResolvedField, raw: unknown, type: DatabaseTy
 function toFieldType(field: ResolvedField, value: unknown): unknown {
   if (field.type === "date" && typeof value === "string") return new Date(value);
   if (field.type === "boolean" && (value === "true" || value === "false")) return value === "true";
-  if (field.type === "number" && typeof value === "string" && value.trim() !== "" && !Number.isNaN(Number(value))) {
+  if (
+    field.type === "number" &&
+    typeof value === "string" &&
+    value.trim() !== "" &&
+    !Number.isNaN(Number(value))
+  ) {
     return Number(value);
   }
   return value;
@@ -53,10 +58,14 @@ export function decodeValue(field: ResolvedField, value: unknown): unknown {
   if (field === ID_FIELD || field.references?.field === "id") return String(value);
   switch (field.type) {
     case "date":
-      return value instanceof Date ? value : new Date(typeof value === "bigint" ? Number(value) : (value as string | number));
+      return value instanceof Date
+        ? value
+        : new Date(typeof value === "bigint" ? Number(value) : (value as string | number));
     case "boolean":
       if (typeof value === "boolean") return value;
-      return typeof value === "string" ? ["1", "t", "true"].includes(value.toLowerCase()) : Number(value) !== 0;
+      return typeof value === "string"
+        ? ["1", "t", "true"].includes(value.toLowerCase())
+        : Number(value) !== 0;
     case "number":
       // pg returns bigint and numeric as strings; better-sqlite3 may return bigint.
       return typeof value === "number" ? value : Number(value);

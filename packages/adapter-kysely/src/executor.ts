@@ -30,7 +30,8 @@ interface BuiltinLoader {
  */
 export function createScope<T>(): Scope<T> | null {
   const loader = (globalThis as BuiltinLoader).process?.getBuiltinModule;
-  const mod = loader?.("node:async_hooks") as { AsyncLocalStorage?: new () => AsyncLocalStorage<T> } | undefined;
+  const mod = loader?.("node:async_hooks") as
+    { AsyncLocalStorage?: new () => AsyncLocalStorage<T> } | undefined;
   if (!mod?.AsyncLocalStorage) return null;
   const storage = new mod.AsyncLocalStorage();
   return { run: (value, fn) => storage.run(value, fn), get: () => storage.getStore() };

@@ -1,4 +1,4 @@
-import type { Adapter, AdapterFactory } from "@latchkey/core";
+import type { Adapter, AdapterInit } from "@latchkey/core";
 import type { Kysely } from "kysely";
 import { connect, type DB, type DatabaseInput, type DatabaseType } from "./dialect.js";
 import { planMigrations } from "./ddl.js";
@@ -7,7 +7,6 @@ import { dataOperations } from "./kysely-adapter.js";
 import { findSchemaProblems } from "./schema-check.js";
 
 export type { DatabaseInput, DatabaseType } from "./dialect.js";
-export { planMigrations, type Statement } from "./ddl.js";
 
 /** Options of `kyselyAdapter`. */
 export interface KyselyAdapterOptions {
@@ -21,6 +20,9 @@ export interface KyselyAdapter extends Adapter {
   readonly type: DatabaseType;
 }
 
+/** What `kyselyAdapter` returns: an `AdapterFactory` whose adapters expose `db` and `type`. */
+export type KyselyAdapterFactory = (init: AdapterInit) => KyselyAdapter;
+
 /**
  * The Kysely adapter: SQLite, PostgreSQL and MySQL/MariaDB, storage-compatible with the
  * reference's Kysely adapter. `db` is a Kysely instance, a Kysely dialect, or a raw driver
@@ -30,7 +32,7 @@ export interface KyselyAdapter extends Adapter {
  * import Database from "better-sqlite3";
  * const auth = createAuth({ database: kyselyAdapter(new Database("auth.db")), secret, baseURL });
  */
-export function kyselyAdapter(db: DatabaseInput, options: KyselyAdapterOptions = {}): AdapterFactory {
+export function kyselyAdapter(db: DatabaseInput, options: KyselyAdapterOptions = {}): KyselyAdapterFactory {
   const connection = connect(db, options.type);
   const { type } = connection;
   const root = connection.db;

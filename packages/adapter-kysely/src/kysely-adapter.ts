@@ -11,35 +11,43 @@ async function rows(query: RawBuilder<Row>, db: DB): Promise<Row[]> {
   return (await query.execute(db)).rows;
 }
 
-type FindOneArgs = Parameters<Adapter["findOne"]>[0];
-type FindManyArgs = Parameters<Adapter["findMany"]>[0];
+/** Arguments of one adapter operation. */
+type Args<K extends keyof Adapter> = Adapter[K] extends ((args: infer A) => unknown) | undefined ? A : never;
 
 const affected = (result: { numAffectedRows?: bigint }): number => Number(result.numAffectedRows ?? 0n);
 
 /** The data operations of the adapter, sent through `x` (the root instance or a transaction). */
 export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction"> {
   const model = (name: string): ResolvedModel => modelOf(x.schema, name);
-  const where = (m: ResolvedModel, w: Where[] | undefined): RawBuilder<unknown> | null => whereSql(m, w, x.type);
+  const where = (m: ResolvedModel, w: Where[] | undefined): RawBuilder<unknown> | null =>
+    whereSql(m, w, x.type);
   const columns = (m: ResolvedModel, select?: string[]): RawBuilder<unknown> =>
     select?.length ? sql.join(outputFields(m, select).map((f) => sql.id(fieldOf(m, f).fieldName))) : sql`*`;
   const assignments = (m: ResolvedModel, data: Row): Assignments =>
     encodeRow(m, data, x.type).map(([column, value]) => sql`${sql.id(column)} = ${value}`);
 
-  const findOne = async <T extends Row>(m: ResolvedModel, w: Where[], select?: string[]): Promise<T | null> => {
+  const findOne = async <T extends Row>(
+    m: ResolvedModel,
+    w: Where[],
+    select?: string[],
+  ): Promise<T | null> => {
     const query = sql<Row>`SELECT ${columns(m, select)} FROM ${sql.table(m.tableName)}${whereClause(where(m, w))} LIMIT 1`;
     const [row] = await rows(query, x.db());
     return row ? decodeRow<T>(m, row, select) : null;
   };
 
   return {
-    async create<T extends Row>({ model: name, data, select }: { model: string; data: Row; select?: string[] }): Promise<T> {
+    async create<T extends Row>({ model: name, data, select }: Args<"create">): Promise<T> {
       const m = model(name);
       const pairs = encodeRow(m, data, x.type);
       const table = sql.table(m.tableName);
       const names = sql.join(pairs.map(([column]) => sql.id(column)));
       const values = sql.join(pairs.map(([, value]) => value));
       if (x.type !== "mysql") {
-        const [row] = await rows(sql<Row>`INSERT INTO ${table} (${names}) VALUES (${values}) RETURNING *`, x.db());
+        const [row] = await rows(
+          sql<Row>`INSERT INTO ${table} (${names}) VALUES (${values}) RETURNING *`,
+          x.db(),
+        );
         if (!row) throw new BetterAuthError(`Insert into "${m.tableName}" returned no row.`);
         return decodeRow<T>(m, row, select);
       }
@@ -52,8 +60,16 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
       if (!row) throw new BetterAuthError(`Inserted "${m.tableName}" row could not be read back.`);
       return row;
     },
-    findOne: <T extends Row>({ model: name, where: w, select }: FindOneArgs) => findOne<T>(model(name), w, select),
-    async findMany<T extends Row>({ model: name, where: w, limit, offset, sortBy, select }: FindManyArgs): Promise<T[]> {
+    findOne: async <T extends Row>({ model: name, where: w, select }: Args<"findOne">) =>
+      findOne<T>(model(name), w, select),
+    async findMany<T extends Row>({
+      model: name,
+      where: w,
+      limit,
+      offset,
+      sortBy,
+      select,
+    }: Args<"findMany">): Promise<T[]> {
       const m = model(name);
       const order = sortBy
         ? sql` ORDER BY ${sql.id(fieldOf(m, sortBy.field).fieldName)} ${sql.raw(sortBy.direction === "desc" ? "DESC" : "ASC")}`
@@ -61,7 +77,11 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
       // SQLite and MySQL accept OFFSET only after a LIMIT; an offset alone gets "no limit".
       const noLimit = x.type === "sqlite" ? sql.raw("-1") : sql.raw("18446744073709551615");
       const limitSql =
-        limit !== undefined ? sql` LIMIT ${limit}` : offset !== undefined && x.type !== "postgres" ? sql` LIMIT ${noLimit}` : sql``;
+        limit !== undefined
+          ? sql` LIMIT ${limit}`
+          : offset !== undefined && x.type !== "postgres"
+            ? sql` LIMIT ${noLimit}`
+            : sql``;
       const offsetSql = offset !== undefined ? sql` OFFSET ${offset}` : sql``;
       const query = sql<Row>`SELECT ${columns(m, select)} FROM ${sql.table(m.tableName)}${whereClause(where(m, w))}${order}${limitSql}${offsetSql}`;
       return (await rows(query, x.db())).map((row) => decodeRow<T>(m, row, select));
@@ -72,7 +92,7 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
       const [row] = await rows(query, x.db());
       return Number(row?.count ?? 0);
     },
-    async update<T extends Row>({ model: name, where: w, update }: { model: string; where: Where[]; update: Row }): Promise<T | null> {
+    async update<T extends Row>({ model: name, where: w, update }: Args<"update">): Promise<T | null> {
       if (w.length === 0) return null;
       const m = model(name);
       const set = assignments(m, update);
@@ -95,14 +115,16 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
     },
     async deleteMany({ model: name, where: w }) {
       const m = model(name);
-      return affected(await sql`DELETE FROM ${sql.table(m.tableName)}${whereClause(where(m, w))}`.execute(x.db()));
+      return affected(
+        await sql`DELETE FROM ${sql.table(m.tableName)}${whereClause(where(m, w))}`.execute(x.db()),
+      );
     },
-    async consumeOne<T extends Row>({ model: name, where: w }: { model: string; where: Where[] }): Promise<T | null> {
+    async consumeOne<T extends Row>({ model: name, where: w }: Args<"consumeOne">): Promise<T | null> {
       const m = model(name);
       const row = await consumeOne(x, m, where(m, w));
       return row ? decodeRow<T>(m, row) : null;
     },
-    async incrementOne<T extends Row>(args: { model: string; where: Where[]; increment: Record<string, number>; set?: Row }): Promise<T | null> {
+    async incrementOne<T extends Row>(args: Args<"incrementOne">): Promise<T | null> {
       const { model: name, where: w, increment, set } = args;
       const m = model(name);
       const column = (field: string): string => fieldOf(m, field).fieldName;

@@ -44,7 +44,12 @@ async function byId(trx: DB, model: ResolvedModel, id: unknown): Promise<Row | n
  * newest row version after waiting for a concurrent writer, so a guard such as
  * `count < max` can never be overshot.
  */
-export async function updateOne(x: Executor, model: ResolvedModel, where: Condition, set: Assignments): Promise<Row | null> {
+export async function updateOne(
+  x: Executor,
+  model: ResolvedModel,
+  where: Condition,
+  set: Assignments,
+): Promise<Row | null> {
   const table = sql.table(model.tableName);
   const assignments = sql.join(set);
   if (x.type !== "mysql") {
@@ -80,7 +85,10 @@ export async function consumeOne(x: Executor, model: ResolvedModel, where: Condi
 }
 
 /** `col = col + delta` for each entry; `where` doubles as the guard (see `updateOne`). */
-export function increments(increment: Record<string, number>, column: (field: string) => string): Assignments {
+export function increments(
+  increment: Record<string, number>,
+  column: (field: string) => string,
+): Assignments {
   return Object.entries(increment).map(([field, delta]) => {
     const ref = sql.id(column(field));
     return sql`${ref} = ${ref} + ${delta}`;

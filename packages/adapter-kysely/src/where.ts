@@ -60,13 +60,23 @@ function clause(where: Where, field: ResolvedField, type: DatabaseType): Conditi
  * Builds the WHERE condition: every AND clause must hold and, when OR clauses exist, at least
  * one of them (the reference's Kysely adapter groups clauses the same way). `null` for no clauses.
  */
-export function whereSql(model: ResolvedModel, where: Where[] | undefined, type: DatabaseType): Condition | null {
+export function whereSql(
+  model: ResolvedModel,
+  where: Where[] | undefined,
+  type: DatabaseType,
+): Condition | null {
   if (!where?.length) return null;
   const build = (w: Where): Condition => clause(w, fieldOf(model, w.field), type);
   const ands = where.filter((w) => w.connector !== "OR").map(build);
   const ors = where.filter((w) => w.connector === "OR").map(build);
   const parts = [...ands.map((c) => sql`(${c})`)];
-  if (ors.length) parts.push(sql`(${sql.join(ors.map((c) => sql`(${c})`), sql` OR `)})`);
+  if (ors.length)
+    parts.push(
+      sql`(${sql.join(
+        ors.map((c) => sql`(${c})`),
+        sql` OR `,
+      )})`,
+    );
   return sql.join(parts, sql` AND `);
 }
 

@@ -37,6 +37,7 @@ export type {
 export type {
   DBField,
   DBFieldType,
+  ModelIndex,
   ModelSchema,
   ResolvedField,
   ResolvedModel,

@@ -5,7 +5,7 @@ const valid = { name: "Ada", email: "ada@example.com", password: "password123" }
 
 const cases: Array<{ name: string; body: string; type?: string; status: number; code: string; message?: string }> = [
   { name: "malformed JSON", body: "{nope", status: 400, code: "BAD_REQUEST", message: "Invalid JSON in request body" },
-  { name: "JSON array", body: "[]", status: 400, code: "VALIDATION_ERROR", message: "[body] Invalid input: expected object, received array" },
+  { name: "JSON array", body: "[]", status: 400, code: "VALIDATION_ERROR", message: "[body] Invalid input: expected object, received array; [body] Invalid input: expected record, received array" },
   { name: "JSON null", body: "null", status: 400, code: "VALIDATION_ERROR" },
   { name: "missing fields", body: "{}", status: 400, code: "VALIDATION_ERROR",
     message: "[body.name] Invalid input: expected string, received undefined; [body.email] Invalid input: expected string, received undefined; [body.password] Invalid input: expected string, received undefined" },

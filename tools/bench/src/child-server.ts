@@ -18,7 +18,11 @@ export interface ChildServer {
 const benchDir = fileURLToPath(new URL("..", import.meta.url));
 
 /** Starts `src/servers/<implementation>.ts` on a free port and resolves once `/api/auth/ok` answers. */
-export async function startServer(implementation: Implementation, dbFile: string, secret: string): Promise<ChildServer> {
+export async function startServer(
+  implementation: Implementation,
+  dbFile: string,
+  secret: string,
+): Promise<ChildServer> {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   // Its own process, so the load generator and the server never share an event loop.
@@ -46,7 +50,9 @@ export async function startServer(implementation: Implementation, dbFile: string
     await waitForOk(baseURL, child, 60_000);
   } catch (error) {
     await server.stop();
-    throw new Error(`${implementation} server did not start: ${(error as Error).message}\n--- its output ---\n${output}`);
+    throw new Error(
+      `${implementation} server did not start: ${(error as Error).message}\n--- its output ---\n${output}`,
+    );
   }
   return server;
 }
@@ -65,7 +71,8 @@ async function waitForOk(baseURL: string, child: ChildProcess, timeoutMs: number
   const deadline = Date.now() + timeoutMs;
   let last = "no answer yet";
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited (${child.exitCode ?? child.signalCode})`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`exited (${child.exitCode ?? child.signalCode})`);
     try {
       const res = await fetch(`${baseURL}/api/auth/ok`);
       const body = await res.text();

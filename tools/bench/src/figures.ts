@@ -17,15 +17,28 @@ let signUps = 0;
 const runId = Date.now().toString(36);
 
 /** The autocannon request settings of `figure` against a server whose user is `user`. */
-export function figureRequest(figure: FigureName, baseURL: string, user: SeededUser): Partial<autocannon.Options> {
+export function figureRequest(
+  figure: FigureName,
+  baseURL: string,
+  user: SeededUser,
+): Partial<autocannon.Options> {
   const json = { "content-type": "application/json", origin: baseURL };
   switch (figure) {
     case "get-session":
-      return { method: "GET", requests: [{ path: "/api/auth/get-session", headers: { cookie: user.cookie } }] };
+      return {
+        method: "GET",
+        requests: [{ path: "/api/auth/get-session", headers: { cookie: user.cookie } }],
+      };
     case "sign-in":
       return {
         method: "POST",
-        requests: [{ path: "/api/auth/sign-in/email", headers: json, body: JSON.stringify({ email: user.email, password: user.password }) }],
+        requests: [
+          {
+            path: "/api/auth/sign-in/email",
+            headers: json,
+            body: JSON.stringify({ email: user.email, password: user.password }),
+          },
+        ],
       };
     case "sign-up":
       return {
@@ -36,7 +49,11 @@ export function figureRequest(figure: FigureName, baseURL: string, user: SeededU
             headers: json,
             setupRequest: (request) => ({
               ...request,
-              body: JSON.stringify({ name: "Load User", email: `load-${runId}-${++signUps}@example.com`, password: user.password }),
+              body: JSON.stringify({
+                name: "Load User",
+                email: `load-${runId}-${++signUps}@example.com`,
+                password: user.password,
+              }),
             }),
           },
         ],

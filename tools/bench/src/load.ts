@@ -23,9 +23,16 @@ export async function runLoad(
   connections: number,
   durationSeconds: number,
 ): Promise<Measurement> {
-  const result = await autocannon({ ...settings, url, connections, duration: durationSeconds, pipelining: 1 });
+  const result = await autocannon({
+    ...settings,
+    url,
+    connections,
+    duration: durationSeconds,
+    pipelining: 1,
+  });
   const statusCodes: Record<string, number> = {};
-  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat.count ?? 0;
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {}))
+    statusCodes[code] = stat.count ?? 0;
   const seconds = (result.finish.getTime() - result.start.getTime()) / 1000 || result.duration;
   return {
     rps: result["2xx"] / seconds,

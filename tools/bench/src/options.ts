@@ -35,7 +35,13 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
 
 function positive(flag: string, value: string | undefined, zeroAllowed = false): number {
   const number = Number(value);
-  if (value === undefined || value === "" || !Number.isFinite(number) || number < 0 || (number === 0 && !zeroAllowed)) {
+  if (
+    value === undefined ||
+    value === "" ||
+    !Number.isFinite(number) ||
+    number < 0 ||
+    (number === 0 && !zeroAllowed)
+  ) {
     throw new TypeError(`${flag} needs a positive number\n${USAGE}`);
   }
   return number;

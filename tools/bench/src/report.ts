@@ -17,20 +17,47 @@ export interface FigureResult {
 /** One bench run, as written to results/*.json. */
 export interface BenchReport {
   date: string;
-  machine: { cpus: number; cpuModel: string; node: string; platform: string; commit: string };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    node: string;
+    platform: string;
+    commit: string;
+    /** 1-minute load average just before the run: above ~0.5 something else was using the cores. */
+    loadAverageAtStart: number;
+  };
   options: BenchOptions;
   scrypt: ScryptLimit;
   figures: FigureResult[];
 }
 
-const HEADER = ["figure", "Latchkey rps", "p50 ms", "p99 ms", "reference rps", "p50 ms", "p99 ms", "ratio", "% scrypt limit (L / ref)"];
+const HEADER = [
+  "figure",
+  "Latchkey rps",
+  "p50 ms",
+  "p99 ms",
+  "reference rps",
+  "p50 ms",
+  "p99 ms",
+  "ratio",
+  "% scrypt limit (L / ref)",
+];
 
 /** The results table as aligned plain text, for the terminal. */
 export function formatTable(report: BenchReport): string {
   const rows = [HEADER, ...report.figures.map(row)];
   const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]): string => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ");
-  return [line(HEADER), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line), "", ...notes(report)].join("\n");
+  const line = (cells: string[]): string =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join("  ");
+  return [
+    line(HEADER),
+    widths.map((w) => "-".repeat(w)).join("  "),
+    ...rows.slice(1).map(line),
+    "",
+    ...notes(report),
+  ].join("\n");
 }
 
 /** The results table and its context as Markdown, for results/latest.md. */
@@ -40,7 +67,7 @@ export function formatMarkdown(report: BenchReport): string {
   return [
     `# Latchkey vs better-auth@1.7.6 — ${report.date}`,
     "",
-    `Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ${machine.platform}, commit ${machine.commit}.`,
+    `Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ${machine.platform}, commit ${machine.commit}, load average ${machine.loadAverageAtStart.toFixed(2)} at start.`,
     `Load: autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up then ${options.durationSeconds} s measured per figure and server; both servers on SQLite files, NODE_ENV=production, rate limit off.`,
     "",
     cells(HEADER),
@@ -53,7 +80,9 @@ export function formatMarkdown(report: BenchReport): string {
 }
 
 function row(f: FigureResult): string[] {
-  const share = f.scryptShare ? `${percent(f.scryptShare.latchkey)} / ${percent(f.scryptShare.reference)}` : "";
+  const share = f.scryptShare
+    ? `${percent(f.scryptShare.latchkey)} / ${percent(f.scryptShare.reference)}`
+    : "";
   return [
     f.figure + (failed(f.latchkey) || failed(f.reference) ? " (!)" : ""),
     f.latchkey.rps.toFixed(0),
@@ -74,9 +103,14 @@ function notes(report: BenchReport): string[] {
       `${scrypt.cores} cores / that = ${scrypt.signInsPerSecond.toFixed(0)} sign-ins/s at most.`,
   ];
   for (const f of report.figures) {
-    for (const [name, m] of [["Latchkey", f.latchkey], ["reference", f.reference]] as const) {
+    for (const [name, m] of [
+      ["Latchkey", f.latchkey],
+      ["reference", f.reference],
+    ] as const) {
       if (failed(m)) {
-        lines.push(`(!) ${f.figure} on ${name}: ${m.non2xx} non-2xx, ${m.errors} errors, ${m.timeouts} timeouts; status codes ${JSON.stringify(m.statusCodes)} (rps counts 2xx only).`);
+        lines.push(
+          `(!) ${f.figure} on ${name}: ${m.non2xx} non-2xx, ${m.errors} errors, ${m.timeouts} timeouts; status codes ${JSON.stringify(m.statusCodes)} (rps counts 2xx only).`,
+        );
       }
     }
   }

@@ -24,7 +24,9 @@ export async function measureScryptLimit(runs = 5): Promise<ScryptLimit> {
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
     await new Promise<void>((resolve, reject) =>
-      scrypt(`password-${i}`, `salt-${i}`, KEY_LENGTH, { N, r, p, maxmem: MAX_MEM }, (error) => (error ? reject(error) : resolve())),
+      scrypt(`password-${i}`, `salt-${i}`, KEY_LENGTH, { N, r, p, maxmem: MAX_MEM }, (error) =>
+        error ? reject(error) : resolve(),
+      ),
     );
     times.push(performance.now() - start);
   }

@@ -7,7 +7,12 @@ describe("parseOptions", () => {
   });
 
   it("--quick shortens every figure to a smoke run", () => {
-    expect(parseOptions(["--quick"])).toEqual({ durationSeconds: 2, warmupSeconds: 0.5, connections: 10, quick: true });
+    expect(parseOptions(["--quick"])).toEqual({
+      durationSeconds: 2,
+      warmupSeconds: 0.5,
+      connections: 10,
+      quick: true,
+    });
   });
 
   it("takes explicit values over --quick, and ignores pnpm's `--`", () => {
@@ -19,7 +24,10 @@ describe("parseOptions", () => {
     });
   });
 
-  it.each([["--duration=0"], ["--duration=abc"], ["--connections="], ["--warmup=-1"], ["--fast"]])("refuses %s with the usage", (arg) => {
-    expect(() => parseOptions([arg])).toThrow(/usage: pnpm bench/);
-  });
+  it.each([["--duration=0"], ["--duration=abc"], ["--connections="], ["--warmup=-1"], ["--fast"]])(
+    "refuses %s with the usage",
+    (arg) => {
+      expect(() => parseOptions([arg])).toThrow(/usage: pnpm bench/);
+    },
+  );
 });

@@ -28,8 +28,6 @@ export async function readBody(request: Request, allowed: readonly string[]): Pr
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   const text = await readLimited(request);
   if (JSON_TYPE.test(type)) {
-    // An empty JSON body is treated as no body, like a fetch client that sent no payload.
-    if (text.trim() === "") return undefined;
     try {
       return JSON.parse(text) as unknown;
     } catch {

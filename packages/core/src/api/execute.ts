@@ -39,28 +39,40 @@ function mergeInput(ctx: EndpointContext, patch: Record<string, unknown>): void 
 /** Object schemas (valibot lets arrays through them; the reference does not). */
 const OBJECT_TYPES = new Set(["object", "loose_object", "strict_object", "object_with_rest"]);
 
-function expectsObject(schema: { type: string; wrapped?: unknown }): boolean {
-  let node: { type: string; wrapped?: unknown } | undefined = schema;
-  while (node && !OBJECT_TYPES.has(node.type)) node = node.wrapped as typeof node;
-  return !!node;
+interface SchemaShape {
+  type: string;
+  wrapped?: SchemaShape;
+  options?: SchemaShape[];
+}
+
+/** The container kinds a schema demands ("object", "record"), one per intersected part. */
+function containers(schema: SchemaShape | undefined): string[] {
+  if (!schema) return [];
+  if (schema.type === "intersect") return (schema.options ?? []).flatMap(containers);
+  if (OBJECT_TYPES.has(schema.type)) return ["object"];
+  if (schema.type === "record") return ["record"];
+  return containers(schema.wrapped);
 }
 
 async function validate(endpoint: Endpoint, ctx: EndpointContext): Promise<void> {
   const { body, query } = endpoint.options;
-  if (body && Array.isArray(ctx.body) && expectsObject(body)) {
-    throw new APIError("BAD_REQUEST", { message: "[body] Invalid input: expected object, received array", code: "VALIDATION_ERROR" });
+  const kinds = Array.isArray(ctx.body) ? containers(body as SchemaShape | undefined) : [];
+  if (kinds.length) {
+    const message = kinds.map((kind) => `[body] Invalid input: expected ${kind}, received array`).join("; ");
+    throw new APIError(400, { message, code: "VALIDATION_ERROR" });
   }
   if (body) {
     const result = await v.safeParseAsync(body, ctx.body);
     if (!result.success) {
-      throw new APIError("BAD_REQUEST", { message: validationMessage(result.issues, "body", body), code: "VALIDATION_ERROR" });
+      // Numeric status: the reference sends "400" as the status text of validation errors.
+      throw new APIError(400, { message: validationMessage(result.issues, "body", body), code: "VALIDATION_ERROR" });
     }
     ctx.body = result.output;
   }
   if (query) {
     const result = await v.safeParseAsync(query, ctx.query ?? {});
     if (!result.success) {
-      throw new APIError("BAD_REQUEST", { message: validationMessage(result.issues, "query", query), code: "VALIDATION_ERROR" });
+      throw new APIError(400, { message: validationMessage(result.issues, "query", query), code: "VALIDATION_ERROR" });
     }
     ctx.query = result.output;
   }

@@ -30,15 +30,26 @@ interface SchemaNode {
   type: string;
   entries?: Record<string, SchemaNode>;
   wrapped?: SchemaNode;
+  options?: SchemaNode[];
+}
+
+/** The schema of one key: through optional wrappers and into each intersected part. */
+function child(node: SchemaNode | undefined, key: string): SchemaNode | undefined {
+  while (node?.wrapped) node = node.wrapped;
+  if (node?.type === "intersect") {
+    for (const option of node.options ?? []) {
+      const found = child(option, key);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  return node?.entries?.[key];
 }
 
 /** The type the schema expects at `path` (a missing key's issue names only its parent object). */
 function expectedAt(schema: SchemaNode | undefined, path: readonly { key: unknown }[] | undefined): string | undefined {
   let node = schema;
-  for (const step of path ?? []) {
-    while (node?.wrapped) node = node.wrapped;
-    node = node?.entries?.[String(step.key)];
-  }
+  for (const step of path ?? []) node = child(node, String(step.key));
   while (node?.wrapped) node = node.wrapped;
   return node?.type;
 }
@@ -46,7 +57,8 @@ function expectedAt(schema: SchemaNode | undefined, path: readonly { key: unknow
 /** Turns one valibot issue into the reference's wording. The submitted value is never echoed. */
 function describe(issue: v.BaseIssue<unknown>, schema: SchemaNode | undefined): string {
   if (issue.kind === "schema") {
-    const type = issue.input === undefined ? (expectedAt(schema, issue.path) ?? issue.type) : issue.type;
+    const missingKey = issue.input === undefined && !!issue.path?.length;
+    const type = missingKey ? (expectedAt(schema, issue.path) ?? issue.type) : issue.type;
     const expected = expectedNames[type] ?? type;
     return `Invalid input: expected ${expected}, received ${received(issue.input)}`;
   }

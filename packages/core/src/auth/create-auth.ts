@@ -104,6 +104,8 @@ export function createAuth(options: LatchkeyOptions): Auth {
         if (out?.response) return out.response;
         if (out?.request) request = out.request;
       }
+      // The reference routes HEAD nowhere: it answers 404 where Hono would answer a GET route.
+      if (request.method === "HEAD") return new Response(null, { status: 404, statusText: "Not Found" });
       if (disabled.size && disabled.has(new URL(request.url).pathname)) {
         return new Response("Not Found", { status: 404 });
       }

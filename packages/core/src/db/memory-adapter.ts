@@ -1,4 +1,4 @@
-import type { Adapter, AdapterFactory, Row, Where } from "./adapter.js";
+import type { Adapter, AdapterFactory, Row, Where, WhereOperator } from "./adapter.js";
 import type { ResolvedField, ResolvedModel, ResolvedSchema } from "./field.js";
 import { BetterAuthError } from "../errors/api-error.js";
 
@@ -11,6 +11,9 @@ interface Change {
   after: Row | null;
 }
 
+/** Arguments of one adapter operation. */
+type Args<K extends keyof Adapter> = Adapter[K] extends ((args: infer A) => unknown) | undefined ? A : never;
+
 const ID_FIELD: ResolvedField = { type: "string", required: true, fieldName: "id" };
 
 function fieldOf(model: ResolvedModel, name: string): ResolvedField {
@@ -21,17 +24,17 @@ function fieldOf(model: ResolvedModel, name: string): ResolvedField {
 
 /** Deep-copies structured values so callers never share objects with the store. */
 function copy(value: unknown): unknown {
-  return value !== null && typeof value === "object" && !(value instanceof Date) ? structuredClone(value) : value;
+  return value !== null && typeof value === "object" && !(value instanceof Date)
+    ? structuredClone(value)
+    : value;
 }
 
 /** Brings a caller's value to the field's JavaScript type (dates as `Date`). */
 function normalize(field: ResolvedField, value: unknown): unknown {
   if (field.type === "date" && typeof value === "string") return new Date(value);
   if (field.type === "boolean" && (value === "true" || value === "false")) return value === "true";
-  if (field.type === "number" && typeof value === "string" && value.trim() !== "" && !Number.isNaN(Number(value))) {
-    return Number(value);
-  }
-  return copy(value);
+  const numeric = typeof value === "string" && value.trim() !== "" && !Number.isNaN(Number(value));
+  return field.type === "number" && numeric ? Number(value) : copy(value);
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -52,6 +55,23 @@ function compare(a: unknown, b: unknown): number {
   return s < t ? -1 : s > t ? 1 : 0;
 }
 
+type Test = (cell: unknown, value: unknown, list: unknown[]) => boolean;
+const OPERATORS: Record<WhereOperator, Test> = {
+  eq: (cell, value) => same(cell, value),
+  ne: (cell, value) => !same(cell, value),
+  lt: (cell, value) => compare(cell, value) < 0,
+  lte: (cell, value) => compare(cell, value) <= 0,
+  gt: (cell, value) => compare(cell, value) > 0,
+  gte: (cell, value) => compare(cell, value) >= 0,
+  in: (cell, _value, list) => list.some((v) => same(cell, v)),
+  not_in: (cell, _value, list) => !list.some((v) => same(cell, v)),
+  // A list field "contains" an element; a string contains a substring (matched literally).
+  contains: (cell, value) =>
+    Array.isArray(cell) ? cell.some((v) => same(v, value)) : String(cell).includes(String(value)),
+  starts_with: (cell, value) => String(cell).startsWith(String(value)),
+  ends_with: (cell, value) => String(cell).endsWith(String(value)),
+};
+
 /**
  * Evaluates one clause with SQL semantics, so tests on memory behave like production: a NULL
  * cell matches only `eq null` / `ne null`, never a comparison.
@@ -63,31 +83,7 @@ function holds(cell: unknown, clause: Where, field: ResolvedField): boolean {
     : normalize(field, clause.value);
   if (value === null && (op === "eq" || op === "ne")) return op === "eq" ? cell == null : cell != null;
   if (cell == null || value === null) return false;
-  const list = Array.isArray(value) ? value : [value];
-  switch (op) {
-    case "eq":
-      return same(cell, value);
-    case "ne":
-      return !same(cell, value);
-    case "lt":
-      return compare(cell, value) < 0;
-    case "lte":
-      return compare(cell, value) <= 0;
-    case "gt":
-      return compare(cell, value) > 0;
-    case "gte":
-      return compare(cell, value) >= 0;
-    case "in":
-      return list.some((v) => same(cell, v));
-    case "not_in":
-      return !list.some((v) => same(cell, v));
-    case "contains":
-      return Array.isArray(cell) ? cell.some((v) => same(v, value)) : String(cell).includes(String(value));
-    case "starts_with":
-      return String(cell).startsWith(String(value));
-    case "ends_with":
-      return String(cell).endsWith(String(value));
-  }
+  return OPERATORS[op](cell, value, Array.isArray(value) ? value : [value]);
 }
 
 /**
@@ -112,15 +108,20 @@ function build(schema: ResolvedSchema, store: Record<string, Table>, journal: Ch
     journal?.push({ table, before, after });
   };
 
-  const matches = (model: ResolvedModel, row: Row, where: Where[] = []): boolean => {
-    const test = (c: Where): boolean => {
-      const field = fieldOf(model, c.field);
-      return holds(row[field.fieldName], c, field);
-    };
+  /** Resolves the clauses' fields once (an unknown field throws even on an empty table). */
+  const matcher = (model: ResolvedModel, where: Where[] = []): ((row: Row) => boolean) => {
+    const clauses = where.map((c) => ({ c, field: fieldOf(model, c.field) }));
+    const ands = clauses.filter(({ c }) => c.connector !== "OR");
+    const ors = clauses.filter(({ c }) => c.connector === "OR");
+    const test =
+      (row: Row) =>
+      ({ c, field }: { c: Where; field: ResolvedField }) =>
+        holds(row[field.fieldName], c, field);
     // AND clauses must all hold; when OR clauses exist, at least one of them must hold too.
-    const ors = where.filter((c) => c.connector === "OR");
-    return where.every((c) => c.connector === "OR" || test(c)) && (ors.length === 0 || ors.some(test));
+    return (row) => ands.every(test(row)) && (ors.length === 0 || ors.some(test(row)));
   };
+  const first = (model: ResolvedModel, where: Where[]): Row | undefined =>
+    tableOf(model).find(matcher(model, where));
 
   const toStored = (model: ResolvedModel, data: Row): Row => {
     const out: Row = {};
@@ -133,7 +134,9 @@ function build(schema: ResolvedSchema, store: Record<string, Table>, journal: Ch
   };
 
   const toOutput = <T extends Row>(model: ResolvedModel, row: Row, select?: string[]): T => {
-    const names = select?.length ? ["id", ...select.filter((f) => f !== "id")] : ["id", ...Object.keys(model.fields)];
+    const names = select?.length
+      ? ["id", ...select.filter((f) => f !== "id")]
+      : ["id", ...Object.keys(model.fields)];
     const out: Row = {};
     for (const name of names) out[name] = copy(row[fieldOf(model, name).fieldName] ?? null);
     return out as T;
@@ -158,24 +161,26 @@ function build(schema: ResolvedSchema, store: Record<string, Table>, journal: Ch
     }
   };
 
-  const replace = (model: ResolvedModel, table: Table, row: Row, next: Row): Row => {
+  const replace = (model: ResolvedModel, row: Row, next: Row): Row => {
+    const table = tableOf(model);
     assertUnique(model, table, next, row);
     table[table.indexOf(row)] = next;
     record(table, row, next);
     return next;
   };
 
-  const remove = (table: Table, row: Row): void => {
+  const remove = (model: ResolvedModel, row: Row): void => {
+    const table = tableOf(model);
     table.splice(table.indexOf(row), 1);
     record(table, row, null);
   };
 
   const select = (model: ResolvedModel, where?: Where[]): Row[] =>
-    tableOf(model).filter((row) => matches(model, row, where));
+    tableOf(model).filter(matcher(model, where));
 
   const adapter: Adapter = {
     id: "memory",
-    async create<T extends Row>({ model: name, data, select: fields }: { model: string; data: Row; select?: string[] }): Promise<T> {
+    async create<T extends Row>({ model: name, data, select: fields }: Args<"create">): Promise<T> {
       const model = modelOf(name);
       const table = tableOf(model);
       const row = toStored(model, data);
@@ -184,12 +189,12 @@ function build(schema: ResolvedSchema, store: Record<string, Table>, journal: Ch
       record(table, null, row);
       return toOutput<T>(model, row, fields);
     },
-    async findOne<T extends Row>({ model: name, where, select: fields }: { model: string; where: Where[]; select?: string[] }): Promise<T | null> {
+    async findOne<T extends Row>({ model: name, where, select: fields }: Args<"findOne">): Promise<T | null> {
       const model = modelOf(name);
-      const row = tableOf(model).find((r) => matches(model, r, where));
+      const row = first(model, where);
       return row ? toOutput<T>(model, row, fields) : null;
     },
-    async findMany<T extends Row>(args: Parameters<Adapter["findMany"]>[0]): Promise<T[]> {
+    async findMany<T extends Row>(args: Args<"findMany">): Promise<T[]> {
       const { model: name, where, limit, offset, sortBy, select: fields } = args;
       const model = modelOf(name);
       let rows = select(model, where);
@@ -210,53 +215,47 @@ function build(schema: ResolvedSchema, store: Record<string, Table>, journal: Ch
     async count({ model: name, where }) {
       return select(modelOf(name), where).length;
     },
-    async update<T extends Row>({ model: name, where, update }: { model: string; where: Where[]; update: Row }): Promise<T | null> {
+    async update<T extends Row>({ model: name, where, update }: Args<"update">): Promise<T | null> {
       if (where.length === 0) return null;
       const model = modelOf(name);
-      const table = tableOf(model);
-      const row = table.find((r) => matches(model, r, where));
+      const row = first(model, where);
       if (!row) return null;
-      return toOutput<T>(model, replace(model, table, row, { ...row, ...toStored(model, update) }));
+      return toOutput<T>(model, replace(model, row, { ...row, ...toStored(model, update) }));
     },
     async updateMany({ model: name, where, update }) {
       const model = modelOf(name);
-      const table = tableOf(model);
       const patch = toStored(model, update);
       const rows = select(model, where);
-      for (const row of rows) replace(model, table, row, { ...row, ...copy(patch) as Row });
+      for (const row of rows) replace(model, row, { ...row, ...(copy(patch) as Row) });
       return rows.length;
     },
     async delete({ model: name, where }) {
       // An empty `where` deletes nothing here, unlike `deleteMany`.
       if (where.length === 0) return;
       const model = modelOf(name);
-      const table = tableOf(model);
-      for (const row of select(model, where)) remove(table, row);
+      for (const row of select(model, where)) remove(model, row);
     },
     async deleteMany({ model: name, where }) {
       const model = modelOf(name);
-      const table = tableOf(model);
       const rows = select(model, where);
-      for (const row of rows) remove(table, row);
+      for (const row of rows) remove(model, row);
       return rows.length;
     },
-    async consumeOne<T extends Row>({ model: name, where }: { model: string; where: Where[] }): Promise<T | null> {
+    async consumeOne<T extends Row>({ model: name, where }: Args<"consumeOne">): Promise<T | null> {
       const model = modelOf(name);
-      const table = tableOf(model);
       // Find and remove happen in one synchronous step: no other caller can see the row between.
-      const row = table.find((r) => matches(model, r, where));
+      const row = first(model, where);
       if (!row) return null;
-      remove(table, row);
+      remove(model, row);
       return toOutput<T>(model, row);
     },
-    async incrementOne<T extends Row>(args: { model: string; where: Where[]; increment: Record<string, number>; set?: Row }): Promise<T | null> {
+    async incrementOne<T extends Row>(args: Args<"incrementOne">): Promise<T | null> {
       const { model: name, where, increment, set } = args;
       if (Object.keys(increment).length === 0 && Object.keys(set ?? {}).length === 0) {
         throw new BetterAuthError("incrementOne requires a non-empty `increment` or `set`; both were empty.");
       }
       const model = modelOf(name);
-      const table = tableOf(model);
-      const row = table.find((r) => matches(model, r, where));
+      const row = first(model, where);
       if (!row) return null;
       const next: Row = { ...row, ...toStored(model, set ?? {}) };
       for (const [key, delta] of Object.entries(increment)) {
@@ -265,7 +264,7 @@ function build(schema: ResolvedSchema, store: Record<string, Table>, journal: Ch
         // NULL + delta stays NULL, as in SQL.
         next[column] = typeof current === "number" ? current + delta : null;
       }
-      return toOutput<T>(model, replace(model, table, row, next));
+      return toOutput<T>(model, replace(model, row, next));
     },
     async transaction(fn) {
       // Nested use joins the outer transaction, as the SQL adapters do.

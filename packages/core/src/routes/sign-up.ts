@@ -10,14 +10,19 @@ import { setSessionCookie } from "../session/session-cookie.js";
 import { assertPasswordLength } from "./password-rules.js";
 import { parseAdditionalUserInput } from "./user-input.js";
 
-const body = v.looseObject({
-  name: v.string(),
-  email: v.pipe(v.string(), email()),
-  password: v.pipe(v.string(), v.nonEmpty()),
-  image: v.optional(v.string()),
-  callbackURL: v.optional(v.string()),
-  rememberMe: v.optional(v.boolean()),
-});
+// The known fields, intersected with "any other keys" (additional user fields), as the
+// reference declares it: a non-object body reports both parts.
+const body = v.intersect([
+  v.looseObject({
+    name: v.string(),
+    email: v.pipe(v.string(), email()),
+    password: v.pipe(v.string(), v.nonEmpty()),
+    image: v.optional(v.string()),
+    callbackURL: v.optional(v.string()),
+    rememberMe: v.optional(v.boolean()),
+  }),
+  v.record(v.string(), v.unknown()),
+]);
 
 /** `POST /sign-up/email`: creates the user and its credential account, then signs in. */
 export const signUpEmail = endpoint(

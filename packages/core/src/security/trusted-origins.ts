@@ -54,7 +54,7 @@ export function matchesOriginPattern(url: string, pattern: string): boolean {
  */
 export function isSafeRelativePath(url: string): boolean {
   if (!url.startsWith("/") || url.startsWith("//")) return false;
-  if (/[\\\u0000-\u001f\u007f]/.test(url)) return false;
+  if (url.includes("\\") || [...url].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) return false;
   if (/%(2f|5c|00)/i.test(url)) return false;
   return true;
 }

@@ -12,7 +12,9 @@ export interface ServerEnv {
 export function readServerEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
   const { BENCH_PORT, BENCH_DB_FILE, BENCH_SECRET, BENCH_BASE_URL } = env;
   if (!BENCH_PORT || !BENCH_DB_FILE || !BENCH_SECRET || !BENCH_BASE_URL) {
-    throw new TypeError("BENCH_PORT, BENCH_DB_FILE, BENCH_SECRET and BENCH_BASE_URL must be set (the bench sets them)");
+    throw new TypeError(
+      "BENCH_PORT, BENCH_DB_FILE, BENCH_SECRET and BENCH_BASE_URL must be set (the bench sets them)",
+    );
   }
   return { port: Number(BENCH_PORT), dbFile: BENCH_DB_FILE, secret: BENCH_SECRET, baseURL: BENCH_BASE_URL };
 }
@@ -23,7 +25,9 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
  */
 export function serveHandler(handler: (request: Request) => Promise<Response>, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: (request: Request) => handler(request), port, hostname: "127.0.0.1" }, () => resolve());
+    const server = serve({ fetch: (request: Request) => handler(request), port, hostname: "127.0.0.1" }, () =>
+      resolve(),
+    );
     server.once("error", reject);
   });
 }
