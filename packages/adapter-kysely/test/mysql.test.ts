@@ -1,4 +1,3 @@
-// eslint-disable-next-line latchkey/module-boundaries -- test-only use of the private conformance suite
 import { runAdapterConformance } from "@latchkey/adapter-tests";
 import { Kysely, MysqlDialect, sql } from "kysely";
 import { kyselyAdapter } from "../src/index.js";

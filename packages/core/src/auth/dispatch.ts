@@ -9,6 +9,8 @@ import { originCheck } from "../security/origin-check.js";
 import { createAuthCookies, type AuthCookies } from "../cookies/auth-cookies.js";
 import { joinBaseURL, requestOrigin } from "./resolve-base.js";
 
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /** A generic 500: no detail of the failure reaches the client. */
 export const internalError = (): Response => new Response(null, { status: 500, statusText: "Internal Server Error" });
 
@@ -51,9 +53,9 @@ export function createDispatch(auth: AuthContext, hooks: HookChain, basePath: st
         headers: request.headers,
         request,
       };
-      // The origin check runs before hooks and the endpoint, on the raw input (reference order).
-      const guard = createEndpointContext(context, input);
-      await originCheck(guard);
+      // The origin check runs before hooks and the endpoint, on the raw input (reference order);
+      // reads (GET, HEAD, OPTIONS) skip it, so they skip building its context too.
+      if (!SAFE_METHODS.has(request.method)) await originCheck(createEndpointContext(context, input));
       return toResponse(await execute(endpoint, context, hooks, input));
     } catch (error) {
       if (error instanceof APIError) return toResponse({ kind: "error", error, headers: new Headers() });
