@@ -102,7 +102,10 @@ export interface LatchkeyOptions {
   session?: SessionOptions;
   user?: ModelOptions;
   account?: ModelOptions;
-  verification?: ModelOptions;
+  verification?: ModelOptions & {
+    /** Keep expired verification rows instead of sweeping them on lookups. @default false */
+    disableCleanup?: boolean;
+  };
   trustedOrigins?: string[] | ((request?: Request) => string[] | Promise<string[]>);
   plugins?: LatchkeyPlugin[];
   hooks?: { before?: HookMiddleware; after?: HookMiddleware };

@@ -49,4 +49,5 @@ export interface Verification {
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;
+  [field: string]: unknown;
 }

@@ -1,0 +1,73 @@
+import type { Account, User } from "../models.js";
+import type { InternalAdapterDeps, Writes } from "./writes.js";
+
+/** User and account operations. Emails are stored and looked up lower-cased. */
+export function createUserOps(deps: InternalAdapterDeps, writes: Writes) {
+  const { adapter } = deps;
+  const byId = (id: string) => [{ field: "id", value: id }];
+  return {
+    createUser: (data: Partial<User> & { email: string; name: string }, ctx?: unknown) =>
+      writes.create<User>("user", { ...data, email: data.email.toLowerCase() }, ctx),
+
+    findUserById: (id: string) => adapter.findOne<User>({ model: "user", where: byId(id) }),
+
+    async findUserByEmail(email: string, opts: { includeAccounts?: boolean } = {}) {
+      const user = await adapter.findOne<User>({ model: "user", where: [{ field: "email", value: email.toLowerCase() }] });
+      if (!user) return null;
+      const accounts = opts.includeAccounts
+        ? await adapter.findMany<Account>({ model: "account", where: [{ field: "userId", value: user.id }] })
+        : [];
+      return { user, accounts };
+    },
+
+    updateUser: (userId: string, data: Partial<User>, ctx?: unknown) =>
+      writes.update<User>("user", byId(userId), { ...data, updatedAt: new Date() }, ctx),
+
+    updateUserByEmail: (email: string, data: Partial<User>, ctx?: unknown) =>
+      writes.update<User>("user", [{ field: "email", value: email.toLowerCase() }], { ...data, updatedAt: new Date() }, ctx),
+
+    /** Deletes the user's sessions, accounts, then the user (the reference's order). */
+    async deleteUser(userId: string, ctx?: unknown): Promise<void> {
+      await writes.deleteMany("session", [{ field: "userId", value: userId }], ctx);
+      await writes.deleteMany("account", [{ field: "userId", value: userId }], ctx);
+      await writes.delete("user", byId(userId), ctx);
+    },
+
+    linkAccount: (data: Partial<Account> & { userId: string; providerId: string; accountId: string }, ctx?: unknown) =>
+      writes.create<Account>("account", { ...data, updatedAt: new Date() }, ctx),
+
+    findAccounts: (userId: string) =>
+      adapter.findMany<Account>({ model: "account", where: [{ field: "userId", value: userId }] }),
+
+    findAccount: (id: string) => adapter.findOne<Account>({ model: "account", where: byId(id) }),
+
+    /** The user's password account, if any. */
+    async findCredentialAccount(userId: string): Promise<Account | null> {
+      const accounts = await adapter.findMany<Account>({
+        model: "account",
+        where: [
+          { field: "userId", value: userId },
+          { field: "providerId", value: "credential" },
+        ],
+      });
+      return accounts.find((a) => a.accountId === userId) ?? accounts[0] ?? null;
+    },
+
+    updateAccount: (id: string, data: Partial<Account>, ctx?: unknown) =>
+      writes.update<Account>("account", byId(id), { ...data, updatedAt: new Date() }, ctx),
+
+    deleteAccount: (id: string, ctx?: unknown) => writes.delete("account", byId(id), ctx),
+
+    /** Sets the password of every credential row of the user. */
+    updatePassword: (userId: string, password: string, ctx?: unknown) =>
+      writes.updateMany(
+        "account",
+        [
+          { field: "userId", value: userId },
+          { field: "providerId", value: "credential" },
+        ],
+        { password, updatedAt: new Date() },
+        ctx,
+      ),
+  };
+}

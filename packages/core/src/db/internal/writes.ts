@@ -1,0 +1,103 @@
+import type { Adapter, Row, Where } from "../adapter.js";
+import type { ResolvedSchema } from "../field.js";
+import { runAfter, runBefore, type DatabaseHooks } from "../database-hooks.js";
+
+/** What the internal adapter needs from the context. */
+export interface InternalAdapterDeps {
+  adapter: Adapter;
+  schema: ResolvedSchema;
+  hooks: DatabaseHooks[];
+  generateId: (args: { model: string; size?: number }) => string | false;
+  sessionExpiresIn: number;
+}
+
+/**
+ * Writes with ids, field defaults, `onUpdate` values and database hooks applied, so adapters
+ * only store and load. `ctx` is what the hooks receive (the endpoint context, or null).
+ */
+export function createWrites(deps: InternalAdapterDeps) {
+  const { adapter, schema, hooks } = deps;
+  const hooked = (model: string, op: "create" | "update" | "delete"): boolean => hooks.some((h) => h[model]?.[op]);
+
+  const withDefaults = (model: string, data: Row): Row => {
+    const out: Row = {};
+    const id = deps.generateId({ model });
+    if (id !== false) out.id = id;
+    for (const [field, attr] of Object.entries(schema[model]?.fields ?? {})) {
+      if (attr.defaultValue === undefined) continue;
+      out[field] = typeof attr.defaultValue === "function" ? (attr.defaultValue as () => unknown)() : attr.defaultValue;
+    }
+    for (const [key, value] of Object.entries(data)) if (value !== undefined) out[key] = value;
+    return out;
+  };
+
+  const withOnUpdate = (model: string, data: Row): Row => {
+    const out: Row = {};
+    for (const [field, attr] of Object.entries(schema[model]?.fields ?? {})) {
+      if (attr.onUpdate && data[field] === undefined) out[field] = attr.onUpdate();
+    }
+    return { ...out, ...data };
+  };
+
+  return {
+    /** Inserts one row; null when a before hook vetoed it. */
+    async create<T>(model: string, data: Row, ctx?: unknown): Promise<T | null> {
+      const prepared = await runBefore(hooks, model, "create", withDefaults(model, data), ctx ?? null);
+      if (!prepared) return null;
+      const row = await adapter.create({ model, data: prepared });
+      await runAfter(hooks, model, "create", row, ctx ?? null);
+      return row as T;
+    },
+
+    /** Updates one row; null when nothing matched or a before hook vetoed it. */
+    async update<T>(model: string, where: Where[], data: Row, ctx?: unknown): Promise<T | null> {
+      const prepared = await runBefore(hooks, model, "update", withOnUpdate(model, data), ctx ?? null);
+      if (!prepared) return null;
+      const row = await adapter.update({ model, where, update: prepared });
+      if (row) await runAfter(hooks, model, "update", row, ctx ?? null);
+      return row as T | null;
+    },
+
+    /** Updates every matching row (hooks run per row when any are configured). */
+    async updateMany(model: string, where: Where[], data: Row, ctx?: unknown): Promise<number> {
+      if (!hooked(model, "update")) return adapter.updateMany({ model, where, update: withOnUpdate(model, data) });
+      const rows = await adapter.findMany({ model, where });
+      let count = 0;
+      for (const row of rows) {
+        const prepared = await runBefore(hooks, model, "update", withOnUpdate(model, data), ctx ?? null);
+        if (!prepared) continue;
+        const updated = await adapter.update({ model, where: [{ field: "id", value: String(row.id) }], update: prepared });
+        if (updated) {
+          count++;
+          await runAfter(hooks, model, "update", updated, ctx ?? null);
+        }
+      }
+      return count;
+    },
+
+    /** Deletes one row (hooks see it first and may veto). */
+    async delete(model: string, where: Where[], ctx?: unknown): Promise<void> {
+      if (!hooked(model, "delete")) return adapter.delete({ model, where });
+      const row = await adapter.findOne({ model, where });
+      if (!row || !(await runBefore(hooks, model, "delete", row, ctx ?? null))) return;
+      await adapter.delete({ model, where: [{ field: "id", value: String(row.id) }] });
+      await runAfter(hooks, model, "delete", row, ctx ?? null);
+    },
+
+    /** Deletes every matching row (hooks run per row when any are configured). */
+    async deleteMany(model: string, where: Where[], ctx?: unknown): Promise<number> {
+      if (!hooked(model, "delete")) return adapter.deleteMany({ model, where });
+      const rows = await adapter.findMany({ model, where });
+      let count = 0;
+      for (const row of rows) {
+        if (!(await runBefore(hooks, model, "delete", row, ctx ?? null))) continue;
+        await adapter.delete({ model, where: [{ field: "id", value: String(row.id) }] });
+        await runAfter(hooks, model, "delete", row, ctx ?? null);
+        count++;
+      }
+      return count;
+    },
+  };
+}
+
+export type Writes = ReturnType<typeof createWrites>;
