@@ -114,3 +114,56 @@ describe("MySQL DDL (spec: VARCHAR(191) for unique text columns)", () => {
     expect(ours).toEqual(expected);
   });
 });
+
+describe("update-user with a non-string name (reference bug)", () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await createPair();
+  });
+  afterAll(() => pair.close());
+
+  // The reference's body is a record of anything: a number is stored in the text column
+  // `user.name`, breaking every reader that expects a string. Latchkey refuses it.
+  it("the reference stores { name: 5 }, Latchkey answers 400 VALIDATION_ERROR and stores nothing", async () => {
+    const user = { name: "Typed Name", email: "typed-name@example.com", password: "typed-name-1" };
+    const { cookie } = await signUp(pair.reference, user);
+    const latchkey = await pair.latchkey(jsonPost("/update-user", { name: 5 }, { cookie }));
+    expect(latchkey.status).toBe(400);
+    expect(await latchkey.json()).toEqual({
+      code: "VALIDATION_ERROR",
+      message: "[body.name] Invalid input: expected string, received number",
+    });
+    const read = () => (pair.db.prepare('SELECT "name" FROM "user" WHERE "email" = ?').all([user.email])[0] as { name: unknown }).name;
+    expect(read()).toBe("Typed Name");
+    const reference = await pair.reference(jsonPost("/update-user", { name: 5 }, { cookie }));
+    expect(reference.status).toBe(200);
+    // SQLite text affinity turns the JSON number into the string "5.0".
+    expect(read()).toBe("5.0");
+  });
+});
+
+describe("POST /set-password (spec: an HTTP route)", () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await createPair();
+  });
+  afterAll(() => pair.close());
+
+  // Spec, Endpoints: /set-password fills a credential account that has no password. The
+  // reference keeps setPassword server-only, so it has no such path.
+  it("the reference answers 404; Latchkey sets the password of a user who has none", async () => {
+    const user = { name: "No Password", email: "no-password@example.com", password: "first-password-1" };
+    const { cookie, userId } = await signUp(pair.reference, user);
+    pair.db.prepare('UPDATE "account" SET "password" = NULL WHERE "userId" = ?').run([userId]);
+    const body = { newPassword: "second-password-1" };
+    expect((await pair.reference(jsonPost("/set-password", body, { cookie }))).status).toBe(404);
+    const latchkey = await pair.latchkey(jsonPost("/set-password", body, { cookie }));
+    expect(latchkey.status).toBe(200);
+    expect(await latchkey.json()).toEqual({ status: true });
+    const again = await pair.latchkey(jsonPost("/set-password", body, { cookie }));
+    expect(await again.json()).toEqual({ code: "PASSWORD_ALREADY_SET", message: "User already has a password set" });
+    // The password set by Latchkey signs in on the reference too.
+    const signIn = await pair.reference(jsonPost("/sign-in/email", { email: user.email, password: body.newPassword }));
+    expect(signIn.status).toBe(200);
+  });
+});

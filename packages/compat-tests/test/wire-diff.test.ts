@@ -3,6 +3,7 @@ import { capture } from "./support/capture.ts";
 import { createPair, url, type Pair } from "./support/instances.ts";
 import { sendBoth } from "./support/send-both.ts";
 import { seedFixture, type Fixture } from "./wire-diff/fixture.ts";
+import { accountCases } from "./wire-diff/account.cases.ts";
 import { originCases, originOffCases } from "./wire-diff/origin.cases.ts";
 import { routingCases } from "./wire-diff/routing.cases.ts";
 import { sessionCases } from "./wire-diff/session.cases.ts";
@@ -18,6 +19,7 @@ runWireCases("wire: sessions and sign-out", sessionCases);
 runWireCases("wire: stored state changed underneath", storedStateCases);
 runWireCases("wire: body parsing and content types", transportCases);
 runWireCases("wire: routing", routingCases);
+runWireCases("wire: account routes", accountCases);
 runWireCases("wire: origin checks on", originCases, { originChecks: true });
 runWireCases("wire: origin checks off under NODE_ENV=test", originOffCases);
 

@@ -4,6 +4,8 @@ import type { LoggerOptions } from "./logger.js";
 import type { LatchkeyPlugin } from "./plugin.js";
 import type { HookMiddleware } from "./api/hooks.js";
 import type { DatabaseHooks } from "./db/database-hooks.js";
+import type { EmailVerificationOptions, PasswordResetOptions, UserEmailFlowOptions } from "./email-options.js";
+import type { ValidateUserInfo } from "./security/validate-user-info.js";
 
 /** Cookie attributes, as the reference's `CookieOptions`. */
 export interface CookieAttributes {
@@ -18,7 +20,7 @@ export interface CookieAttributes {
 }
 
 /** `emailAndPassword` option group. */
-export interface EmailAndPasswordOptions {
+export interface EmailAndPasswordOptions extends PasswordResetOptions {
   /** @default false */
   enabled?: boolean;
   /** @default false */
@@ -99,8 +101,12 @@ export interface LatchkeyOptions {
   secret?: string;
   database?: AdapterFactory;
   emailAndPassword?: EmailAndPasswordOptions;
+  emailVerification?: EmailVerificationOptions;
   session?: SessionOptions;
-  user?: ModelOptions;
+  user?: ModelOptions & UserEmailFlowOptions & {
+    /** Gate run before every user is created; see `ValidateUserInfo`. */
+    validateUserInfo?: ValidateUserInfo;
+  };
   account?: ModelOptions;
   verification?: ModelOptions & {
     /** Keep expired verification rows instead of sweeping them on lookups. @default false */

@@ -108,6 +108,7 @@ export function buildContext(options: LatchkeyOptions): AuthContext {
       hooks: [...plugins.map((p) => p.databaseHooks ?? {}), options.databaseHooks ?? {}],
       generateId: generate,
       sessionExpiresIn: sessionConfig.expiresIn,
+      validateUserInfo: options.user?.validateUserInfo,
       verification: { disableCleanup: options.verification?.disableCleanup },
     }),
     schema,

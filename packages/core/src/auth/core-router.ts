@@ -5,6 +5,9 @@ import { ok } from "../routes/ok.js";
 import { signInEmail } from "../routes/sign-in.js";
 import { signOut } from "../routes/sign-out.js";
 import { signUpEmail } from "../routes/sign-up.js";
+import { changePassword, setPassword, verifyPassword } from "../routes/password.js";
+import { listSessions, revokeOtherSessions, revokeSession, revokeSessions } from "../routes/sessions.js";
+import { updateSession, updateUser } from "../routes/update-user.js";
 
 /** Core's own endpoints, under the reference's `auth.api` names. */
 export function coreRouter(): AuthRouter {
@@ -13,6 +16,15 @@ export function coreRouter(): AuthRouter {
     .add("signInEmail", signInEmail)
     .add("getSession", getSession)
     .add("signOut", signOut)
+    .add("updateUser", updateUser)
+    .add("updateSession", updateSession)
+    .add("changePassword", changePassword)
+    .add("setPassword", setPassword)
+    .add("verifyPassword", verifyPassword)
+    .add("listSessions", listSessions)
+    .add("revokeSession", revokeSession)
+    .add("revokeSessions", revokeSessions)
+    .add("revokeOtherSessions", revokeOtherSessions)
     .add("ok", ok)
     .add("error", errorPage);
 }

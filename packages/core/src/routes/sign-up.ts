@@ -8,7 +8,7 @@ import { getClientIP } from "../ip.js";
 import { formCsrfMiddleware } from "../security/origin-check.js";
 import { setSessionCookie } from "../session/session-cookie.js";
 import { assertPasswordLength } from "./password-rules.js";
-import { parseAdditionalUserInput } from "./user-input.js";
+import { parseInput } from "./user-input.js";
 
 // The known fields, intersected with "any other keys" (additional user fields), as the
 // reference declares it: a non-object body reports both parts.
@@ -44,7 +44,7 @@ export const signUpEmail = endpoint(
     }
     const { name, email: rawEmail, password, image, rememberMe, callbackURL: _callbackURL, ...rest } = ctx.body;
     assertPasswordLength(ctx, password);
-    const additional = parseAdditionalUserInput(auth, rest);
+    const additional = parseInput(auth, "user", rest, "create");
     const normalizedEmail = rawEmail.toLowerCase();
     if (await auth.internalAdapter.findUserByEmail(normalizedEmail)) {
       auth.logger.info("Sign-up attempt for an existing email");
@@ -57,6 +57,7 @@ export const signUpEmail = endpoint(
       user = await auth.internalAdapter.createUser(
         { ...additional, email: normalizedEmail, name, image, emailVerified: false },
         ctx,
+        { method: "email-password" },
       );
     } catch (error) {
       if (error instanceof APIError) throw error;

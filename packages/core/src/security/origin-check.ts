@@ -69,6 +69,16 @@ export async function originCheck(ctx: EndpointContext): Promise<void> {
 }
 
 /**
+ * The check the reference's GET routes run on their `query.callbackURL` (verify-email,
+ * reset-password/:token, delete-user/callback), which the POST-only check above never sees:
+ * trusted or a safe relative path, else 403 `INVALID_CALLBACK_URL`.
+ */
+export async function assertTrustedCallbackURL(ctx: EndpointContext, url: string | undefined): Promise<void> {
+  if (!ctx.request || !url || skipURLChecks(ctx)) return;
+  if (!isTrustedOrigin(url, await trustedList(ctx), true)) throw fail("FORBIDDEN", "INVALID_CALLBACK_URL");
+}
+
+/**
  * Login CSRF guard for the sign-in and sign-up forms: with cookies, the origin check; with
  * Fetch Metadata, a cross-site navigation is refused and anything else must come from a
  * trusted origin; a request with only Origin/Referer is checked; bare API clients pass.

@@ -28,3 +28,9 @@ export const freshSessionMiddleware: EndpointMiddleware = async (ctx) => {
   const created = ctx.context.session!.session.createdAt.getTime();
   if (freshAge !== 0 && Date.now() - created >= freshAge * 1000) throw fail("FORBIDDEN", "SESSION_NOT_FRESH");
 };
+
+/**
+ * Requires a valid session read from storage, never from a cache: routes that change
+ * credentials or sessions must not act on a revoked session a cache still vouches for.
+ */
+export const sensitiveSessionMiddleware: EndpointMiddleware = sessionMiddleware;

@@ -1,13 +1,21 @@
 import type { Account, User } from "../models.js";
 import type { InternalAdapterDeps, Writes } from "./writes.js";
+import { assertValidUserInfo, type UserProvisioningSource } from "../../security/validate-user-info.js";
 
 /** User and account operations. Emails are stored and looked up lower-cased. */
 export function createUserOps(deps: InternalAdapterDeps, writes: Writes) {
   const { adapter } = deps;
   const byId = (id: string) => [{ field: "id", value: id }];
   return {
-    createUser: (data: Partial<User> & { email: string; name: string }, ctx?: unknown) =>
-      writes.create<User>("user", { ...data, email: data.email.toLowerCase() }, ctx),
+    /**
+     * Creates a user. With `user.validateUserInfo` configured, callers must pass the endpoint
+     * context and the provisioning `source` (spec: Social sign-in 11).
+     */
+    async createUser(data: Partial<User> & { email: string; name: string }, ctx?: unknown, source?: UserProvisioningSource) {
+      const user = { ...data, email: data.email.toLowerCase() };
+      if (deps.validateUserInfo) await assertValidUserInfo(deps.validateUserInfo, user, source, ctx);
+      return writes.create<User>("user", user, ctx);
+    },
 
     findUserById: (id: string) => adapter.findOne<User>({ model: "user", where: byId(id) }),
 

@@ -1,6 +1,7 @@
 import type { Adapter, Row, Where } from "../adapter.js";
 import type { ResolvedSchema } from "../field.js";
 import { runAfter, runBefore, type DatabaseHooks } from "../database-hooks.js";
+import type { ValidateUserInfo } from "../../security/validate-user-info.js";
 
 /** What the internal adapter needs from the context. */
 export interface InternalAdapterDeps {
@@ -9,6 +10,8 @@ export interface InternalAdapterDeps {
   hooks: DatabaseHooks[];
   generateId: (args: { model: string; size?: number }) => string | false;
   sessionExpiresIn: number;
+  /** `user.validateUserInfo`, run before every user is created. */
+  validateUserInfo?: ValidateUserInfo;
 }
 
 /**
