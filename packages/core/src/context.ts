@@ -1,7 +1,9 @@
 import type { Adapter } from "./db/adapter.js";
+import type { SecondaryStorage } from "./db/secondary-storage.js";
 import type { ResolvedSchema } from "./db/field.js";
 import type { InternalAdapter, SessionWithUser } from "./db/internal-adapter.js";
 import type { AuthCookies } from "./cookies/auth-cookies.js";
+import type { CookieCacheConfig } from "./cookies/cookie-cache-options.js";
 import type { Logger } from "./logger.js";
 import type { LatchkeyOptions } from "./options.js";
 import type { LatchkeyPlugin } from "./plugin.js";
@@ -13,6 +15,8 @@ export interface SessionConfig {
   expiresIn: number;
   updateAge: number;
   freshAge: number;
+  /** `session.cookieCache` after defaults. */
+  cookieCache: CookieCacheConfig;
 }
 
 /** The password hasher in use (scrypt unless the options replace it) and its length limits. */
@@ -35,6 +39,8 @@ export interface AuthContext {
   secret: string;
   logger: Logger;
   adapter: Adapter;
+  /** `options.secondaryStorage`, when configured (sessions, verification values, rate-limit counters). */
+  secondaryStorage?: SecondaryStorage;
   internalAdapter: InternalAdapter;
   schema: ResolvedSchema;
   authCookies: AuthCookies;

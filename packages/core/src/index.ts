@@ -51,15 +51,34 @@ export { coreSchema, rateLimitSchema } from "./db/core-schema.js";
 export { orderedModels, resolveSchema, type ModelOverrides } from "./db/resolve-schema.js";
 export { memoryAdapter } from "./db/memory-adapter.js";
 export { toOutput } from "./db/output.js";
+export { incrementStoredCounter, parseStoredJSON, takeStoredValue, ttlSeconds, type SecondaryStorage } from "./db/secondary-storage.js";
+export type { SessionStorageOptions, StoreIdentifierConfig, StoreIdentifierOption, VerificationStorageOptions } from "./db/storage-options.js";
 
 // Sessions and cookies
-export { getSessionFromRequest, freshSessionMiddleware, sessionMiddleware } from "./session/session-middleware.js";
+export {
+  getSessionFromRequest,
+  freshSessionMiddleware,
+  sensitiveSessionMiddleware,
+  sessionMiddleware,
+} from "./session/session-middleware.js";
 export { deleteSessionCookie, setSessionCookie } from "./session/session-cookie.js";
+export { setCookieCache } from "./cookies/cookie-cache.js";
+export type { CookieCacheOptions, CookieCacheStrategy, CookieCacheVersion } from "./cookies/cookie-cache-options.js";
 export { createAuthCookies, type AuthCookies, type CookieSpec } from "./cookies/auth-cookies.js";
 export { parseCookieHeader, serializeCookie } from "./cookies/serialize.js";
 export { formCsrfMiddleware } from "./security/origin-check.js";
 export { isTrustedOrigin, matchesOriginPattern } from "./security/trusted-origins.js";
-export { getClientIP, normalizeIP } from "./ip.js";
+export { getClientIP, normalizeIP, type IPAddressOptions } from "./ip.js";
+export type {
+  RateLimitConsumeStorage,
+  RateLimitCustomRule,
+  RateLimitDecision,
+  RateLimitGetSetStorage,
+  RateLimitOptions,
+  RateLimitRecord,
+  RateLimitRule,
+  RateLimitStorage,
+} from "./rate-limit/options.js";
 
 // Crypto and logging
 export * from "./crypto/index.js";

@@ -114,9 +114,18 @@ function inNetwork(bytes: Uint8Array, net: Network): boolean {
   return true;
 }
 
-/** `trustedProxies` entries that are neither an IP address nor a CIDR range. */
-export function invalidTrustedProxies(entries: readonly string[]): string[] {
-  return entries.filter((entry) => parseNetwork(entry) === null);
+/**
+ * Refuses `trustedProxies` entries that are neither an address nor a CIDR range. The reference
+ * only warns and drops them, which can leave every client behind that proxy without a
+ * resolvable address (one shared rate-limit bucket); a typo here must stop the start-up.
+ */
+export function assertIPAddressOptions(options: IPAddressOptions | undefined): void {
+  const invalid = (options?.trustedProxies ?? []).filter((entry) => parseNetwork(entry) === null);
+  if (invalid.length) {
+    throw new TypeError(
+      `advanced.ipAddress.trustedProxies: ${invalid.map((e) => JSON.stringify(e)).join(", ")} is not an IP address or CIDR range.`,
+    );
+  }
 }
 
 // Parsed once per options array: getClientIP runs on every request.

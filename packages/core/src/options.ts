@@ -4,8 +4,14 @@ import type { LoggerOptions } from "./logger.js";
 import type { LatchkeyPlugin } from "./plugin.js";
 import type { HookMiddleware } from "./api/hooks.js";
 import type { DatabaseHooks } from "./db/database-hooks.js";
+import type { CookieCacheOptions } from "./cookies/cookie-cache-options.js";
+import type { IPAddressOptions } from "./ip.js";
+import type { RateLimitOptions } from "./rate-limit/options.js";
 import type { EmailVerificationOptions, PasswordResetOptions, UserEmailFlowOptions } from "./email-options.js";
 import type { ValidateUserInfo } from "./security/validate-user-info.js";
+import type { DynamicBaseURL } from "./auth/dynamic-base.js";
+import type { SecondaryStorage } from "./db/secondary-storage.js";
+import type { SessionStorageOptions, VerificationStorageOptions } from "./db/storage-options.js";
 
 /** Cookie attributes, as the reference's `CookieOptions`. */
 export interface CookieAttributes {
@@ -41,7 +47,7 @@ export interface EmailAndPasswordOptions extends PasswordResetOptions {
 }
 
 /** `session` option group. */
-export interface SessionOptions {
+export interface SessionOptions extends SessionStorageOptions {
   modelName?: string;
   fields?: Record<string, string>;
   additionalFields?: Record<string, DBField>;
@@ -53,6 +59,8 @@ export interface SessionOptions {
   freshAge?: number;
   /** @default false */
   disableSessionRefresh?: boolean;
+  /** The session cache cookie; see `CookieCacheOptions`. */
+  cookieCache?: CookieCacheOptions;
 }
 
 /** `user`, `account` and `verification` model options. */
@@ -75,7 +83,7 @@ export interface AdvancedOptions {
   disableCSRFCheck?: boolean;
   /** Skip callback URL validation (and CSRF unless `disableCSRFCheck` is set). @default false */
   disableOriginCheck?: boolean;
-  ipAddress?: { ipAddressHeaders?: string[]; disableIpTracking?: boolean; ipv6Subnet?: number };
+  ipAddress?: IPAddressOptions;
   database?: {
     /** Row id generator: a function, `"uuid"`, or `false` to let the database decide. */
     generateId?: ((args: { model: string; size?: number }) => string | false) | "uuid" | false;
@@ -94,12 +102,14 @@ export interface LatchkeyOptions {
   /** @default "Better Auth" */
   appName?: string;
   /** Origin (and optional path) the server is reached at. Env fallback `BETTER_AUTH_URL`, … */
-  baseURL?: string;
+  baseURL?: string | DynamicBaseURL;
   /** @default "/api/auth" */
   basePath?: string;
   /** Env fallback `BETTER_AUTH_SECRET`, then `AUTH_SECRET`. */
   secret?: string;
   database?: AdapterFactory;
+  /** Key-value store for sessions, verification values and rate-limit counters (e.g. `redisStorage()`). */
+  secondaryStorage?: SecondaryStorage;
   emailAndPassword?: EmailAndPasswordOptions;
   emailVerification?: EmailVerificationOptions;
   session?: SessionOptions;
@@ -108,7 +118,7 @@ export interface LatchkeyOptions {
     validateUserInfo?: ValidateUserInfo;
   };
   account?: ModelOptions;
-  verification?: ModelOptions & {
+  verification?: ModelOptions & VerificationStorageOptions & {
     /** Keep expired verification rows instead of sweeping them on lookups. @default false */
     disableCleanup?: boolean;
   };
@@ -121,6 +131,6 @@ export interface LatchkeyOptions {
   onAPIError?: { throw?: boolean; onError?: (error: unknown) => void | Promise<void>; errorURL?: string };
   /** Paths (relative to basePath) answered with 404. */
   disabledPaths?: string[];
-  /** Accepted and ignored: rate limiting arrives in a later release of Latchkey core. */
-  rateLimit?: { enabled?: boolean; window?: number; max?: number };
+  /** Request limits per client address and path; see `RateLimitOptions`. */
+  rateLimit?: RateLimitOptions;
 }

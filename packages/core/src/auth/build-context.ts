@@ -1,10 +1,11 @@
 import type { AuthContext, PasswordContext } from "../context.js";
 import type { LatchkeyOptions } from "../options.js";
 import type { SchemaDefinition } from "../db/field.js";
-import { coreSchema } from "../db/core-schema.js";
+import { coreSchema, rateLimitSchema } from "../db/core-schema.js";
 import { resolveSchema } from "../db/resolve-schema.js";
 import { createInternalAdapter } from "../db/internal-adapter.js";
 import { createAuthCookies } from "../cookies/auth-cookies.js";
+import { resolveCookieCache } from "../cookies/cookie-cache-options.js";
 import { createLogger } from "../logger.js";
 import { generateId } from "../crypto/random.js";
 import { hashPassword, verifyPassword } from "../crypto/password.js";
@@ -13,10 +14,13 @@ import { env } from "../env.js";
 import { originOf } from "../security/trusted-origins.js";
 import { configuredBaseURL, joinBaseURL, normalizeBasePath } from "./resolve-base.js";
 import { resolveSecret } from "./secret.js";
+import { allowedHostOrigins, isDynamicBaseURL } from "./dynamic-base.js";
+import { markStorageOnlyTables, resolveStoreRouting } from "../db/storage-options.js";
 
 /** Schema sources in order: core, then each plugin; two plugins may not create the same new table. */
 function schemaSources(options: LatchkeyOptions): Array<{ owner: string; schema: SchemaDefinition }> {
   const sources: Array<{ owner: string; schema: SchemaDefinition }> = [{ owner: "core", schema: coreSchema }];
+  if (options.rateLimit?.storage === "database") sources.push({ owner: "core", schema: rateLimitSchema });
   const created = new Map<string, string>();
   for (const plugin of options.plugins ?? []) {
     if (!plugin.schema) continue;
@@ -78,22 +82,26 @@ export function buildContext(options: LatchkeyOptions): AuthContext {
     if (ids.has(plugin.id)) throw new TypeError(`Plugin "${plugin.id}" is installed twice.`);
     ids.add(plugin.id);
   }
-  const schema = resolveSchema(schemaSources(options), {
+  const stores = resolveStoreRouting(options, logger);
+  const schema = markStorageOnlyTables(resolveSchema(schemaSources(options), {
     user: options.user,
     session: options.session,
     account: options.account,
     verification: options.verification,
-  });
+    rateLimit: options.rateLimit,
+  }), stores);
   const adapter = options.database({ schema, logger });
   const generate = idGenerator(options);
   const sessionConfig = {
     expiresIn: options.session?.expiresIn ?? 604_800,
     updateAge: options.session?.updateAge ?? 86_400,
     freshAge: options.session?.freshAge ?? 86_400,
+    cookieCache: resolveCookieCache(options.session?.cookieCache, logger),
   };
   const envOrigins = (env("BETTER_AUTH_TRUSTED_ORIGINS") ?? "").split(",").map((o) => o.trim()).filter(Boolean);
   const listed = Array.isArray(options.trustedOrigins) ? options.trustedOrigins : [];
   const own = baseURL ? originOf(baseURL) : null;
+  const allowedHosts = isDynamicBaseURL(options.baseURL) ? allowedHostOrigins(options.baseURL) : [];
   return {
     options,
     appName: options.appName ?? "Better Auth",
@@ -102,6 +110,7 @@ export function buildContext(options: LatchkeyOptions): AuthContext {
     secret: resolveSecret(options, logger),
     logger,
     adapter,
+    secondaryStorage: options.secondaryStorage,
     internalAdapter: createInternalAdapter({
       adapter,
       schema,
@@ -110,12 +119,13 @@ export function buildContext(options: LatchkeyOptions): AuthContext {
       sessionExpiresIn: sessionConfig.expiresIn,
       validateUserInfo: options.user?.validateUserInfo,
       verification: { disableCleanup: options.verification?.disableCleanup },
+      stores,
     }),
     schema,
     authCookies: createAuthCookies(options, baseURL || undefined),
     sessionConfig,
     password: passwordContext(options),
-    trustedOrigins: [...(own ? [own] : []), ...listed, ...envOrigins],
+    trustedOrigins: [...(own ? [own] : []), ...allowedHosts, ...listed, ...envOrigins],
     plugins,
     errorCodes: mergeErrorCodes(options),
     generateId: generate,

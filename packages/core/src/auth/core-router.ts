@@ -8,6 +8,10 @@ import { signUpEmail } from "../routes/sign-up.js";
 import { changePassword, setPassword, verifyPassword } from "../routes/password.js";
 import { listSessions, revokeOtherSessions, revokeSession, revokeSessions } from "../routes/sessions.js";
 import { updateSession, updateUser } from "../routes/update-user.js";
+import { changeEmail } from "../routes/change-email.js";
+import { deleteUser, deleteUserCallback } from "../routes/delete-user.js";
+import { sendVerificationEmail, verifyEmail } from "../routes/email-verification.js";
+import { requestPasswordReset, requestPasswordResetCallback, resetPassword } from "../routes/password-reset.js";
 
 /** Core's own endpoints, under the reference's `auth.api` names. */
 export function coreRouter(): AuthRouter {
@@ -25,6 +29,14 @@ export function coreRouter(): AuthRouter {
     .add("revokeSession", revokeSession)
     .add("revokeSessions", revokeSessions)
     .add("revokeOtherSessions", revokeOtherSessions)
+    .add("sendVerificationEmail", sendVerificationEmail)
+    .add("verifyEmail", verifyEmail)
+    .add("requestPasswordReset", requestPasswordReset)
+    .add("requestPasswordResetCallback", requestPasswordResetCallback)
+    .add("resetPassword", resetPassword)
+    .add("changeEmail", changeEmail)
+    .add("deleteUser", deleteUser)
+    .add("deleteUserCallback", deleteUserCallback)
     .add("ok", ok)
     .add("error", errorPage);
 }

@@ -9,6 +9,7 @@ import { coreRouter } from "./core-router.js";
 import { createDispatch, internalError } from "./dispatch.js";
 import { createServerAPI, type APIFunction } from "./server-api.js";
 import { createSchemaGate } from "./schema-gate.js";
+import { createRateLimiter } from "../rate-limit/rate-limiter.js";
 
 /** What `createAuth` returns. */
 export interface Auth {
@@ -93,6 +94,7 @@ export function createAuth(options: LatchkeyOptions): Auth {
       }
     })());
   const schemaGate = createSchemaGate(context);
+  const rateLimit = createRateLimiter(context);
   const disabled = new Set((options.disabledPaths ?? []).map((p) => `${context.basePath}${p}`));
 
   const handler = async (incoming: Request): Promise<Response> => {
@@ -104,12 +106,16 @@ export function createAuth(options: LatchkeyOptions): Auth {
         if (out?.response) return out.response;
         if (out?.request) request = out.request;
       }
-      // The reference routes HEAD nowhere: it answers 404 where Hono would answer a GET route.
-      if (request.method === "HEAD") return new Response(null, { status: 404, statusText: "Not Found" });
       if (disabled.size && disabled.has(new URL(request.url).pathname)) {
         return new Response("Not Found", { status: 404 });
       }
       const refused = await schemaGate();
+      // Reference order: rate limit after the schema check, before routing (unknown paths and
+      // HEAD count too); its 429 skips the plugins' onResponse.
+      const limited = refused ? null : await rateLimit(request);
+      if (limited) return limited;
+      // The reference routes HEAD nowhere: it answers 404 where Hono would answer a GET route.
+      if (request.method === "HEAD") return new Response(null, { status: 404, statusText: "Not Found" });
       let response = refused ?? (await app.fetch(request));
       for (const plugin of context.plugins) {
         const out = await plugin.onResponse?.(response, context);

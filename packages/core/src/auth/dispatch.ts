@@ -8,6 +8,7 @@ import { APIError } from "../errors/api-error.js";
 import { originCheck } from "../security/origin-check.js";
 import { createAuthCookies, type AuthCookies } from "../cookies/auth-cookies.js";
 import { joinBaseURL, requestOrigin } from "./resolve-base.js";
+import { isDynamicBaseURL, resolveDynamicOrigin } from "./dynamic-base.js";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -15,18 +16,21 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export const internalError = (): Response => new Response(null, { status: 500, statusText: "Internal Server Error" });
 
 /**
- * The context a request runs with. With a configured base URL it is the shared one; without,
- * the base URL, cookie names and own trusted origin come from the request (cached per origin).
+ * The context a request runs with. With a configured base URL it is the shared one; with a
+ * dynamic one (or none) the base URL and the cookie domain come from the request: its host
+ * must be allowed (dynamic) and forwarded headers count only when trusted.
  */
 export function contextResolver(auth: AuthContext): (request: Request) => AuthContext {
   if (auth.baseURL) return () => auth;
+  const dynamic = isDynamicBaseURL(auth.options.baseURL) ? auth.options.baseURL : undefined;
   const cookies = new Map<string, AuthCookies>();
   return (request) => {
-    const origin = requestOrigin(request, auth.options);
+    const origin = dynamic ? resolveDynamicOrigin(request, auth.options, dynamic) : requestOrigin(request, auth.options);
     const baseURL = joinBaseURL(origin, auth.basePath);
     let authCookies = cookies.get(origin);
     if (!authCookies) {
       authCookies = createAuthCookies(auth.options, baseURL);
+      // Bounded: with no allow-list the origin is whatever the client sent.
       if (cookies.size < 64) cookies.set(origin, authCookies);
     }
     const scoped: AuthContext = Object.create(auth) as AuthContext;
@@ -41,9 +45,9 @@ export function contextResolver(auth: AuthContext): (request: Request) => AuthCo
 export function createDispatch(auth: AuthContext, hooks: HookChain, basePath: string) {
   const resolve = contextResolver(auth);
   return async (endpoint: Endpoint, request: Request, params: Record<string, string>): Promise<Response> => {
-    const context = resolve(request);
     const url = new URL(request.url);
     try {
+      const context = resolve(request);
       const input = {
         path: endpoint.path,
         method: request.method,

@@ -11,6 +11,7 @@ const URL_ENV = [
 
 /** The configured base URL (option, then the reference's environment variables), if any. */
 export function configuredBaseURL(options: LatchkeyOptions): string | undefined {
+  if (typeof options.baseURL === "object") return undefined;
   if (options.baseURL) return options.baseURL;
   for (const name of URL_ENV) {
     const value = env(name);
@@ -48,11 +49,11 @@ export function joinBaseURL(baseURL: string, basePath: string): string {
  */
 export function requestOrigin(request: Request, options: LatchkeyOptions): string {
   const url = new URL(request.url);
-  if (options.advanced?.trustedProxyHeaders) {
-    const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
-    const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
-    if (host && /^[A-Za-z0-9.\-:[\]]+$/.test(host)) url.host = host;
-    if (proto === "http" || proto === "https") url.protocol = `${proto}:`;
-  }
-  return url.origin;
+  if (!options.advanced?.trustedProxyHeaders) return url.origin;
+  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
+  const scheme = proto === "http" || proto === "https" ? proto : url.protocol.slice(0, -1);
+  // Built as a string: assigning URL.host keeps the old port when the new host has none.
+  const authority = host && /^[A-Za-z0-9.\-:[\]]+$/.test(host) ? host : url.host;
+  return new URL(`${scheme}://${authority}`).origin;
 }

@@ -1,5 +1,6 @@
 import type { CookieAttributes, LatchkeyOptions } from "../options.js";
 import { isProduction } from "../env.js";
+import { configuredBaseURL } from "../auth/resolve-base.js";
 
 /** A named cookie with the attributes it is written with. */
 export interface CookieSpec {
@@ -17,18 +18,23 @@ export interface AuthCookies {
 }
 
 /**
- * Whether cookies get `__Secure-` and `Secure`: the explicit option, else an `https://`
- * base URL, else production mode when no base URL is known (reference core.md §6.1).
+ * Whether cookies get `__Secure-` and `Secure` (reference core.md §6.1): the explicit option;
+ * else a static base URL's scheme; else a dynamic base URL's fixed protocol; else (no base
+ * URL, or a dynamic one with protocol "auto") production mode. Deliberately not the scheme of
+ * each request: cookie names must not change with whatever a client claims.
  */
-export function usesSecureCookies(options: LatchkeyOptions, baseURL: string | undefined): boolean {
+export function usesSecureCookies(options: LatchkeyOptions): boolean {
   if (options.advanced?.useSecureCookies !== undefined) return options.advanced.useSecureCookies;
-  if (baseURL) return baseURL.startsWith("https://");
+  const base = options.baseURL;
+  const fixed = configuredBaseURL(options);
+  if (fixed) return fixed.startsWith("https://");
+  if (typeof base === "object" && (base.protocol === "http" || base.protocol === "https")) return base.protocol === "https";
   return isProduction();
 }
 
 /** Builds the auth cookie specs for one base URL. */
 export function createAuthCookies(options: LatchkeyOptions, baseURL: string | undefined): AuthCookies {
-  const secure = usesSecureCookies(options, baseURL);
+  const secure = usesSecureCookies(options);
   const prefix = options.advanced?.cookiePrefix ?? "better-auth";
   const cross = options.advanced?.crossSubDomainCookies;
   let domain: string | undefined;
@@ -56,7 +62,7 @@ export function createAuthCookies(options: LatchkeyOptions, baseURL: string | un
   const expiresIn = options.session?.expiresIn ?? 604_800;
   return {
     sessionToken: create("session_token", { maxAge: expiresIn }),
-    sessionData: create("session_data", { maxAge: 300 }),
+    sessionData: create("session_data", { maxAge: options.session?.cookieCache?.maxAge || 300 }),
     dontRememberToken: create("dont_remember"),
     create,
   };

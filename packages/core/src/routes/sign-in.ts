@@ -8,6 +8,7 @@ import { getClientIP } from "../ip.js";
 import { formCsrfMiddleware } from "../security/origin-check.js";
 import { setSessionCookie } from "../session/session-cookie.js";
 import { assertPasswordLength } from "./password-rules.js";
+import { mailVerificationOnSignIn } from "./verification-mail.js";
 
 const body = v.object({
   email: v.string(),
@@ -44,6 +45,7 @@ export const signInEmail = endpoint(
       throw fail("UNAUTHORIZED", "INVALID_EMAIL_OR_PASSWORD");
     }
     if (auth.options.emailAndPassword.requireEmailVerification && !found.user.emailVerified) {
+      await mailVerificationOnSignIn(ctx, found.user, callbackURL);
       throw fail("FORBIDDEN", "EMAIL_NOT_VERIFIED");
     }
     const session = await auth.internalAdapter.createSession(

@@ -9,6 +9,8 @@ import { formCsrfMiddleware } from "../security/origin-check.js";
 import { setSessionCookie } from "../session/session-cookie.js";
 import { assertPasswordLength } from "./password-rules.js";
 import { parseInput } from "./user-input.js";
+import { answerDuplicateSignUp, hidesDuplicateEmails } from "./sign-up-duplicate.js";
+import { mailVerificationOnSignUp } from "./verification-mail.js";
 
 // The known fields, intersected with "any other keys" (additional user fields), as the
 // reference declares it: a non-object body reports both parts.
@@ -46,8 +48,11 @@ export const signUpEmail = endpoint(
     assertPasswordLength(ctx, password);
     const additional = parseInput(auth, "user", rest, "create");
     const normalizedEmail = rawEmail.toLowerCase();
-    if (await auth.internalAdapter.findUserByEmail(normalizedEmail)) {
+    const input = { name, email: normalizedEmail, image, password, additional };
+    const existing = await auth.internalAdapter.findUserByEmail(normalizedEmail);
+    if (existing) {
       auth.logger.info("Sign-up attempt for an existing email");
+      if (hidesDuplicateEmails(auth)) return answerDuplicateSignUp(ctx, existing.user, input);
       throw fail("UNPROCESSABLE_ENTITY", "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
     }
     // Hash before creating anything, so a failing hasher leaves no half-made user behind.
@@ -60,6 +65,8 @@ export const signUpEmail = endpoint(
         { method: "email-password" },
       );
     } catch (error) {
+      // A 403 from a create gate looks like a duplicate in the hiding modes (reference).
+      if (error instanceof APIError && error.status === 403 && hidesDuplicateEmails(auth)) return answerDuplicateSignUp(ctx, null, input);
       if (error instanceof APIError) throw error;
       auth.logger.error("Failed to create user", error);
       throw fail("UNPROCESSABLE_ENTITY", "FAILED_TO_CREATE_USER");
@@ -75,6 +82,7 @@ export const signUpEmail = endpoint(
       await auth.adapter.delete({ model: "user", where: [{ field: "id", value: user.id }] });
       throw error;
     }
+    await mailVerificationOnSignUp(ctx, user, ctx.body.callbackURL);
     if (options.autoSignIn === false || options.requireEmailVerification) {
       return { token: null, user: toOutput(auth.schema, "user", user) };
     }

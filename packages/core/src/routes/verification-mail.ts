@@ -26,3 +26,20 @@ export async function mailVerificationLink(
   if (quiet) await deliver(ctx, "verification", () => send({ user, url, token }, ctx.request));
   else await send({ user, url, token }, ctx.request);
 }
+
+/** After sign-up: mails the link when `emailVerification.sendOnSignUp` (default: `requireEmailVerification`). */
+export async function mailVerificationOnSignUp(ctx: EndpointContext, user: User, callbackURL: string | undefined): Promise<void> {
+  const { emailVerification, emailAndPassword } = ctx.context.options;
+  if (!(emailVerification?.sendOnSignUp ?? emailAndPassword?.requireEmailVerification)) return;
+  if (emailVerification?.sendVerificationEmail) await mailVerificationLink(ctx, user, callbackURL, true);
+}
+
+/**
+ * Before sign-in refuses an unverified user (403 `EMAIL_NOT_VERIFIED`): mails a fresh link
+ * when `emailVerification.sendOnSignIn`. Only reached after the password matched, so it
+ * cannot be used to mail strangers.
+ */
+export async function mailVerificationOnSignIn(ctx: EndpointContext, user: User, callbackURL: string | undefined): Promise<void> {
+  const options = ctx.context.options.emailVerification;
+  if (options?.sendVerificationEmail && options.sendOnSignIn) await mailVerificationLink(ctx, user, callbackURL, true);
+}

@@ -1,24 +1,40 @@
 import type { EndpointContext } from "../api/context.js";
 import type { EndpointMiddleware } from "../api/endpoint.js";
+import type { SessionWithUser } from "../db/internal-adapter.js";
 import { APIError } from "../errors/api-error.js";
 import { fail } from "../errors/index.js";
-import { readSessionToken } from "./session-token.js";
+import { queryFlag, resolveSession, type ResolveSessionOptions } from "./resolve-session.js";
 
-/** Finds the request's live session (not expired), or null. */
-export async function getSessionFromRequest(ctx: EndpointContext) {
+/**
+ * The request's live session, or null, resolved once per request by the `/get-session`
+ * algorithm: the cache cookie when valid, else storage (refreshing the session and
+ * re-issuing its cookies when due). The calling route's own `?disableCookieCache` and
+ * `?disableRefresh` apply too, as in the reference.
+ */
+export async function getSessionFromRequest(
+  ctx: EndpointContext,
+  options: ResolveSessionOptions = {},
+): Promise<SessionWithUser | null> {
   if (ctx.context.session) return ctx.context.session;
-  const token = await readSessionToken(ctx);
-  if (!token) return null;
-  const found = await ctx.context.internalAdapter.findSession(token);
-  if (!found || found.session.expiresAt.getTime() < Date.now()) return null;
-  ctx.context.session = found;
-  return found;
+  try {
+    return await resolveSession(ctx, {
+      disableCookieCache: options.disableCookieCache || queryFlag(ctx.query, "disableCookieCache"),
+      disableRefresh: options.disableRefresh || queryFlag(ctx.query, "disableRefresh"),
+    });
+  } catch (error) {
+    // Reference: a failed session read means "no session" to a middleware (the route then
+    // answers 401). Storage errors are not swallowed: they are 500s, and logged.
+    if (!(error instanceof APIError)) throw error;
+    ctx.context.session = null;
+    return null;
+  }
 }
 
-/** Requires a valid session: 401 `UNAUTHORIZED` otherwise. */
+const unauthorized = (): APIError => new APIError("UNAUTHORIZED", { message: "Unauthorized", code: "UNAUTHORIZED" });
+
+/** Requires a valid session (the cache cookie may vouch for it): 401 `UNAUTHORIZED` otherwise. */
 export const sessionMiddleware: EndpointMiddleware = async (ctx) => {
-  const session = await getSessionFromRequest(ctx);
-  if (!session) throw new APIError("UNAUTHORIZED", { message: "Unauthorized", code: "UNAUTHORIZED" });
+  if (!(await getSessionFromRequest(ctx))) throw unauthorized();
 };
 
 /** Requires a session created less than `freshAge` ago: 403 `SESSION_NOT_FRESH` otherwise. */
@@ -30,7 +46,13 @@ export const freshSessionMiddleware: EndpointMiddleware = async (ctx) => {
 };
 
 /**
- * Requires a valid session read from storage, never from a cache: routes that change
- * credentials or sessions must not act on a revoked session a cache still vouches for.
+ * Requires a valid session read from storage, never from the cache cookie: routes that
+ * change credentials or sessions must not act on a revoked session that a cache issued
+ * before the revocation still vouches for. Discards a session an earlier hook resolved
+ * (possibly from the cache). The reference does this whenever a database or secondary
+ * storage holds sessions, which in Latchkey is always.
  */
-export const sensitiveSessionMiddleware: EndpointMiddleware = sessionMiddleware;
+export const sensitiveSessionMiddleware: EndpointMiddleware = async (ctx) => {
+  ctx.context.session = null;
+  if (!(await getSessionFromRequest(ctx, { disableCookieCache: true }))) throw unauthorized();
+};

@@ -1,11 +1,14 @@
 import type { Account, User } from "../models.js";
 import type { InternalAdapterDeps, Writes } from "./writes.js";
 import { assertValidUserInfo, type UserProvisioningSource } from "../../security/validate-user-info.js";
+import { cachedSessionsOf } from "./sessions.js";
 
 /** User and account operations. Emails are stored and looked up lower-cased. */
 export function createUserOps(deps: InternalAdapterDeps, writes: Writes) {
   const { adapter } = deps;
   const byId = (id: string) => [{ field: "id", value: id }];
+  // Sessions in secondary storage carry a copy of the user: keep it in step (sessions.ts).
+  const cached = cachedSessionsOf(deps);
   return {
     /**
      * Creates a user. With `user.validateUserInfo` configured, callers must pass the endpoint
@@ -28,17 +31,18 @@ export function createUserOps(deps: InternalAdapterDeps, writes: Writes) {
       return { user, accounts };
     },
 
-    updateUser: (userId: string, data: Partial<User>, ctx?: unknown) =>
-      writes.update<User>("user", byId(userId), { ...data, updatedAt: new Date() }, ctx),
+    updateUser: async (userId: string, data: Partial<User>, ctx?: unknown) =>
+      cached.refreshed(await writes.update<User>("user", byId(userId), { ...data, updatedAt: new Date() }, ctx)),
 
-    updateUserByEmail: (email: string, data: Partial<User>, ctx?: unknown) =>
-      writes.update<User>("user", [{ field: "email", value: email.toLowerCase() }], { ...data, updatedAt: new Date() }, ctx),
+    updateUserByEmail: async (email: string, data: Partial<User>, ctx?: unknown) =>
+      cached.refreshed(await writes.update<User>("user", [{ field: "email", value: email.toLowerCase() }], { ...data, updatedAt: new Date() }, ctx)),
 
     /** Deletes the user's sessions, accounts, then the user (the reference's order). */
     async deleteUser(userId: string, ctx?: unknown): Promise<void> {
-      await writes.deleteMany("session", [{ field: "userId", value: userId }], ctx);
+      if (cached.inDatabase) await writes.deleteMany("session", [{ field: "userId", value: userId }], ctx);
       await writes.deleteMany("account", [{ field: "userId", value: userId }], ctx);
       await writes.delete("user", byId(userId), ctx);
+      await cached.removeUser(userId);
     },
 
     linkAccount: (data: Partial<Account> & { userId: string; providerId: string; accountId: string }, ctx?: unknown) =>

@@ -2,6 +2,7 @@ import type { Adapter, Row, Where } from "../adapter.js";
 import type { ResolvedSchema } from "../field.js";
 import { runAfter, runBefore, type DatabaseHooks } from "../database-hooks.js";
 import type { ValidateUserInfo } from "../../security/validate-user-info.js";
+import type { StoreRouting } from "../storage-options.js";
 
 /** What the internal adapter needs from the context. */
 export interface InternalAdapterDeps {
@@ -12,6 +13,8 @@ export interface InternalAdapterDeps {
   sessionExpiresIn: number;
   /** `user.validateUserInfo`, run before every user is created. */
   validateUserInfo?: ValidateUserInfo;
+  /** Secondary storage and which stores hold sessions and verification values. */
+  stores?: StoreRouting;
 }
 
 /**
