@@ -51,7 +51,11 @@ describe("set-auth-token on responses that set the session cookie", () => {
   it("a browser-session sign-in (rememberMe: false) still gets the header", async () => {
     const t = bearerInstance();
     await t.post("/sign-up/email", user);
-    const res = await t.post("/sign-in/email", { email: user.email, password: user.password, rememberMe: false });
+    const res = await t.post("/sign-in/email", {
+      email: user.email,
+      password: user.password,
+      rememberMe: false,
+    });
     expect(res.headers.get("set-auth-token")).toBe(cookieValue(res, SESSION_COOKIE));
     expect(res.headers.get("set-auth-token")).toMatch(/^[A-Za-z0-9]{32}\./);
   });

@@ -1,11 +1,11 @@
 import { resolveBaseURL } from "./base-url.js";
 import { coreMethods, type CoreMethods } from "./core-methods.js";
-import { mergeMethods, type ClientPlugin, type WithPlugins } from "./plugins.js";
+import { mergeMethods, type PluginList, type WithPlugins } from "./plugins.js";
 import type { Call } from "./result.js";
 import { createTransport, type FetchLike } from "./transport.js";
 
 /** Options of `createAuthClient`. */
-export interface AuthClientOptions<P extends readonly ClientPlugin[] = readonly ClientPlugin[]> {
+export interface AuthClientOptions<M extends readonly object[] = readonly object[]> {
   /**
    * The server's origin (`https://app.example`), or its full auth URL when it has a path.
    * @default none: paths are relative to the page (browsers only)
@@ -28,11 +28,11 @@ export interface AuthClientOptions<P extends readonly ClientPlugin[] = readonly 
     credentials?: RequestCredentials;
   };
   /** Client plugins; their methods are added to the client. */
-  plugins?: P;
+  plugins?: PluginList<M>;
 }
 
-/** The client: core and account methods, plugin methods, and `$fetch` for any other route. */
-export type AuthClient<P extends readonly ClientPlugin[] = []> = WithPlugins<CoreMethods, P> & {
+/** The client: core and account methods, each plugin's methods record `M[i]`, and `$fetch` for any other route. */
+export type AuthClient<M extends readonly object[] = []> = WithPlugins<CoreMethods, M> & {
   /** Calls any route under the base URL: `$fetch("/ok", { method: "GET" })`. */
   $fetch: Call;
 };
@@ -46,9 +46,9 @@ export type AuthClient<P extends readonly ClientPlugin[] = []> = WithPlugins<Cor
  * const client = createAuthClient({ baseURL: "https://app.example" });
  * const { data, error } = await client.signIn.email({ email, password });
  */
-export function createAuthClient<const P extends readonly ClientPlugin[] = []>(
-  options: AuthClientOptions<P> = {},
-): AuthClient<P> {
+export function createAuthClient<const M extends readonly object[] = []>(
+  options: AuthClientOptions<M> = {},
+): AuthClient<M> {
   const call = createTransport({
     root: resolveBaseURL(options.baseURL, options.basePath),
     fetch: options.fetch,
@@ -64,5 +64,5 @@ export function createAuthClient<const P extends readonly ClientPlugin[] = []>(
     const methods = plugin.methods?.(call);
     if (methods) mergeMethods(client, methods as Record<string, unknown>, owners, plugin.id);
   }
-  return client as AuthClient<P>;
+  return client as AuthClient<M>;
 }

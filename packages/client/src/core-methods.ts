@@ -96,7 +96,10 @@ export function coreMethods(call: Call): CoreMethods {
       call("/get-session", {
         ...options,
         method: "GET",
-        query: { disableCookieCache: args?.disableCookieCache || undefined, disableRefresh: args?.disableRefresh || undefined },
+        query: {
+          disableCookieCache: args?.disableCookieCache || undefined,
+          disableRefresh: args?.disableRefresh || undefined,
+        },
       }),
     signOut: post("/sign-out"),
     listAccounts: get("/list-accounts"),

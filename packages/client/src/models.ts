@@ -97,7 +97,8 @@ export interface TokenAndUser {
 }
 
 /** `POST /sign-in/social`: a redirect to the provider, or a session from an ID token. */
-export type SocialSignInResult = RedirectResult | { redirect: false; token: string; url?: undefined; user: User };
+export type SocialSignInResult =
+  RedirectResult | { redirect: false; token: string; url?: undefined; user: User };
 
 /** `POST /link-social`: a redirect, or `status` for an ID-token link. */
 export interface LinkSocialResult extends RedirectResult {

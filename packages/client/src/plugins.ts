@@ -19,9 +19,12 @@ export interface ClientPlugin<Methods extends object = object> {
   methods?: (call: Call) => Methods;
 }
 
-type MethodsOf<P> = P extends { methods?: (call: Call) => infer M } ? (M extends object ? M : object) : object;
 // Any function: `never[]` parameters accept every parameter list.
 type Leaf = (...args: never[]) => unknown;
+
+type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void
+  ? I
+  : never;
 
 /** `B` laid over `A`: nested groups merge, a method of `B` replaces the same method of `A`. */
 export type Merge<A, B> = {
@@ -38,12 +41,18 @@ export type Merge<A, B> = {
       : never;
 };
 
-/** The client type with each plugin's methods laid over it, in order. */
-export type WithPlugins<C, P extends readonly unknown[]> = P extends readonly [infer Head, ...infer Rest]
-  ? WithPlugins<Merge<C, MethodsOf<Head>>, Rest>
-  : number extends P["length"]
-    ? C & MethodsOf<P[number]>
+/** The client type with each plugin's methods (one record per plugin) laid over it, in order. */
+export type WithPlugins<C, M extends readonly object[]> = M extends readonly [
+  infer Head,
+  ...infer Rest extends readonly object[],
+]
+  ? WithPlugins<Merge<C, Head>, Rest>
+  : number extends M["length"]
+    ? C & UnionToIntersection<M[number]>
     : C;
+
+/** The plugins list, one plugin per methods record: lets TypeScript infer each plugin's methods. */
+export type PluginList<M extends readonly object[]> = { [K in keyof M]: ClientPlugin<M[K]> };
 
 const isGroup = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -63,13 +72,16 @@ export function mergeMethods(
     if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
     const path = `${prefix}${key}`;
     const current = target[key];
-    if (isGroup(value) && isGroup(current)) {
-      target[key] = { ...current };
+    if (isGroup(value) && (isGroup(current) || current === undefined)) {
+      // Copy, then descend: every method gets an owner, so two plugins cannot share one.
+      target[key] = { ...(current as Record<string, unknown> | undefined) };
       mergeMethods(target[key] as Record<string, unknown>, value, owners, pluginId, `${path}.`);
       continue;
     }
     if (current !== undefined && isGroup(current) !== isGroup(value)) {
-      throw new TypeError(`Client plugin "${pluginId}" defines "${path}", which the client already uses as a ${isGroup(current) ? "group" : "method"}.`);
+      throw new TypeError(
+        `Client plugin "${pluginId}" defines "${path}", which the client already uses as a ${isGroup(current) ? "group" : "method"}.`,
+      );
     }
     const owner = owners.get(path);
     if (owner && owner !== pluginId) {

@@ -27,7 +27,12 @@ describe("core methods against a live Latchkey server", () => {
     const user = newUser();
     const signUp = await client.signUp.email(user);
     expect(signUp.error).toBeNull();
-    expect(signUp.data?.user).toMatchObject({ name: user.name, email: user.email, emailVerified: false, image: null });
+    expect(signUp.data?.user).toMatchObject({
+      name: user.name,
+      email: user.email,
+      emailVerified: false,
+      image: null,
+    });
     expect(signUp.data?.token).toMatch(/^[A-Za-z0-9]{32}$/);
     // ISO timestamps come back as Dates, as from the reference client.
     expect(signUp.data?.user.createdAt).toBeInstanceOf(Date);
@@ -120,7 +125,9 @@ describe("core methods against a live Latchkey server", () => {
           id: "probe",
           methods: (call) => ({
             ok: () => call<{ ok: boolean }>("/ok", { method: "GET" }),
-            signIn: { nowhere: (body: { email: string }) => call<never>("/sign-in/nowhere", { method: "POST", body }) },
+            signIn: {
+              nowhere: (body: { email: string }) => call<never>("/sign-in/nowhere", { method: "POST", body }),
+            },
           }),
         },
       ],
@@ -128,7 +135,11 @@ describe("core methods against a live Latchkey server", () => {
     expect(await client.ok()).toEqual({ data: { ok: true }, error: null });
     const nowhere = await client.signIn.nowhere({ email: "a@example.com" });
     expect(nowhere.error?.status).toBe(404);
-    expect(recorder.last()).toMatchObject({ method: "POST", path: "/api/auth/sign-in/nowhere", body: { email: "a@example.com" } });
+    expect(recorder.last()).toMatchObject({
+      method: "POST",
+      path: "/api/auth/sign-in/nowhere",
+      body: { email: "a@example.com" },
+    });
     // The core group survives the plugin's addition to it.
     const user = newUser();
     expect((await client.signUp.email(user)).error).toBeNull();

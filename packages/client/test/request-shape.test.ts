@@ -10,15 +10,33 @@ function offline(answer: (request: Request) => Response | Promise<Response> = ()
   return { client: createAuthClient({ baseURL: "https://auth.example", fetch: recorder.fetch }), recorder };
 }
 
-type Case = [name: string, send: (c: AuthClient) => Promise<unknown>, method: string, path: string, sent: unknown];
+type Case = [
+  name: string,
+  send: (c: AuthClient) => Promise<unknown>,
+  method: string,
+  path: string,
+  sent: unknown,
+];
 const id = { accountId: "acc_1" };
 const social = { provider: "github", callbackURL: "/dashboard" };
 const legacy = { providerId: "acme", callbackURL: "/dashboard" };
 
 // Method, route and payload of every core and account method (reference core.md §9, spec client table).
 const cases: Case[] = [
-  ["signUp.email", (c) => c.signUp.email({ name: "A", email: "a@x.io", password: "p" }), "POST", "/sign-up/email", { name: "A", email: "a@x.io", password: "p" }],
-  ["signIn.email", (c) => c.signIn.email({ email: "a@x.io", password: "p" }), "POST", "/sign-in/email", { email: "a@x.io", password: "p" }],
+  [
+    "signUp.email",
+    (c) => c.signUp.email({ name: "A", email: "a@x.io", password: "p" }),
+    "POST",
+    "/sign-up/email",
+    { name: "A", email: "a@x.io", password: "p" },
+  ],
+  [
+    "signIn.email",
+    (c) => c.signIn.email({ email: "a@x.io", password: "p" }),
+    "POST",
+    "/sign-in/email",
+    { email: "a@x.io", password: "p" },
+  ],
   ["signIn.social", (c) => c.signIn.social(social), "POST", "/sign-in/social", social],
   ["signIn.oauth2", (c) => c.signIn.oauth2(legacy), "POST", "/sign-in/oauth2", legacy],
   ["oauth2.link", (c) => c.oauth2.link(legacy), "POST", "/oauth2/link", legacy],
@@ -32,19 +50,61 @@ const cases: Case[] = [
   ["linkSocial", (c) => c.linkSocial(social), "POST", "/link-social", social],
   ["updateUser", (c) => c.updateUser({ name: "B" }), "POST", "/update-user", { name: "B" }],
   ["updateSession", (c) => c.updateSession({ theme: "dark" }), "POST", "/update-session", { theme: "dark" }],
-  ["changePassword", (c) => c.changePassword({ currentPassword: "p", newPassword: "q" }), "POST", "/change-password", { currentPassword: "p", newPassword: "q" }],
-  ["changeEmail", (c) => c.changeEmail({ newEmail: "b@x.io" }), "POST", "/change-email", { newEmail: "b@x.io" }],
+  [
+    "changePassword",
+    (c) => c.changePassword({ currentPassword: "p", newPassword: "q" }),
+    "POST",
+    "/change-password",
+    { currentPassword: "p", newPassword: "q" },
+  ],
+  [
+    "changeEmail",
+    (c) => c.changeEmail({ newEmail: "b@x.io" }),
+    "POST",
+    "/change-email",
+    { newEmail: "b@x.io" },
+  ],
   ["setPassword", (c) => c.setPassword({ newPassword: "q" }), "POST", "/set-password", { newPassword: "q" }],
-  ["verifyPassword", (c) => c.verifyPassword({ password: "p" }), "POST", "/verify-password", { password: "p" }],
+  [
+    "verifyPassword",
+    (c) => c.verifyPassword({ password: "p" }),
+    "POST",
+    "/verify-password",
+    { password: "p" },
+  ],
   ["deleteUser", (c) => c.deleteUser(), "POST", "/delete-user", {}],
   ["listSessions", (c) => c.listSessions(), "GET", "/list-sessions", {}],
   ["revokeSession", (c) => c.revokeSession({ token: "t" }), "POST", "/revoke-session", { token: "t" }],
   ["revokeSessions", (c) => c.revokeSessions(), "POST", "/revoke-sessions", {}],
   ["revokeOtherSessions", (c) => c.revokeOtherSessions(), "POST", "/revoke-other-sessions", {}],
-  ["sendVerificationEmail", (c) => c.sendVerificationEmail({ email: "a@x.io" }), "POST", "/send-verification-email", { email: "a@x.io" }],
-  ["verifyEmail", (c) => c.verifyEmail({ token: "jwt", callbackURL: "/done" }), "GET", "/verify-email", { token: "jwt", callbackURL: "/done" }],
-  ["requestPasswordReset", (c) => c.requestPasswordReset({ email: "a@x.io", redirectTo: "/reset" }), "POST", "/request-password-reset", { email: "a@x.io", redirectTo: "/reset" }],
-  ["resetPassword", (c) => c.resetPassword({ newPassword: "q", token: "t" }), "POST", "/reset-password", { newPassword: "q", token: "t" }],
+  [
+    "sendVerificationEmail",
+    (c) => c.sendVerificationEmail({ email: "a@x.io" }),
+    "POST",
+    "/send-verification-email",
+    { email: "a@x.io" },
+  ],
+  [
+    "verifyEmail",
+    (c) => c.verifyEmail({ token: "jwt", callbackURL: "/done" }),
+    "GET",
+    "/verify-email",
+    { token: "jwt", callbackURL: "/done" },
+  ],
+  [
+    "requestPasswordReset",
+    (c) => c.requestPasswordReset({ email: "a@x.io", redirectTo: "/reset" }),
+    "POST",
+    "/request-password-reset",
+    { email: "a@x.io", redirectTo: "/reset" },
+  ],
+  [
+    "resetPassword",
+    (c) => c.resetPassword({ newPassword: "q", token: "t" }),
+    "POST",
+    "/reset-password",
+    { newPassword: "q", token: "t" },
+  ],
 ];
 
 describe("what each method sends", () => {
@@ -70,7 +130,11 @@ describe("what each method sends", () => {
       Object.entries(value).flatMap(([key, v]) =>
         typeof v === "function" ? [`${prefix}${key}`] : leaves(v as object, `${prefix}${key}.`),
       );
-    expect(leaves(client).filter((name) => name !== "$fetch").sort()).toEqual(cases.map(([name]) => name).sort());
+    expect(
+      leaves(client)
+        .filter((name) => name !== "$fetch")
+        .sort(),
+    ).toEqual(cases.map(([name]) => name).sort());
   });
 
   it("sends credentials: include by default, headers from fetchOptions and per call, and the signal", async () => {
@@ -87,7 +151,11 @@ describe("what each method sends", () => {
     expect(sent.headers.get("x-app")).toBe("one");
     expect(sent.headers.get("authorization")).toBe("Bearer b");
 
-    const omit = createAuthClient({ baseURL: "https://auth.example", fetch: recorder.fetch, fetchOptions: { credentials: "omit" } });
+    const omit = createAuthClient({
+      baseURL: "https://auth.example",
+      fetch: recorder.fetch,
+      fetchOptions: { credentials: "omit" },
+    });
     await omit.getSession();
     expect(recorder.last().credentials).toBe("omit");
   });
@@ -105,7 +173,10 @@ describe("base URL", () => {
     [{}, "/api/auth/ok"],
   ])("%j → %s", async (options, expected) => {
     const urls: string[] = [];
-    const client = createAuthClient({ ...options, fetch: async (url) => (urls.push(url), json({ ok: true })) });
+    const client = createAuthClient({
+      ...options,
+      fetch: async (url) => (urls.push(url), json({ ok: true })),
+    });
     await client.$fetch("/ok", { method: "GET" });
     expect(urls).toEqual([expected]);
   });
@@ -128,8 +199,14 @@ describe("reading answers", () => {
   });
 
   it("an empty 2xx body is null data; a text body is the text", async () => {
-    expect(await offline(() => new Response(null)).client.$fetch("/x", { method: "GET" })).toEqual({ data: null, error: null });
-    expect(await offline(() => new Response("<p>hi</p>")).client.$fetch("/x", { method: "GET" })).toEqual({ data: "<p>hi</p>", error: null });
+    expect(await offline(() => new Response(null)).client.$fetch("/x", { method: "GET" })).toEqual({
+      data: null,
+      error: null,
+    });
+    expect(await offline(() => new Response("<p>hi</p>")).client.$fetch("/x", { method: "GET" })).toEqual({
+      data: "<p>hi</p>",
+      error: null,
+    });
   });
 
   it("an error body's fields, then status and statusText; a non-JSON error body gives those two only", async () => {
@@ -139,11 +216,17 @@ describe("reading answers", () => {
       error: { code: "X", message: "m", status: 403, statusText: "FORBIDDEN" },
     });
     const text = offline(() => new Response("Not Found", { status: 404, statusText: "Not Found" }));
-    expect(await text.client.$fetch("/x", { method: "GET" })).toEqual({ data: null, error: { status: 404, statusText: "Not Found" } });
+    expect(await text.client.$fetch("/x", { method: "GET" })).toEqual({
+      data: null,
+      error: { status: 404, statusText: "Not Found" },
+    });
   });
 
   it("rejects on a network failure (only HTTP errors become { error })", async () => {
-    const client = createAuthClient({ baseURL: "https://auth.example", fetch: () => Promise.reject(new TypeError("fetch failed")) });
+    const client = createAuthClient({
+      baseURL: "https://auth.example",
+      fetch: () => Promise.reject(new TypeError("fetch failed")),
+    });
     await expect(client.getSession()).rejects.toThrow("fetch failed");
   });
 });

@@ -4,6 +4,7 @@ import { createPair, url, type Pair } from "./support/instances.ts";
 import { sendBoth } from "./support/send-both.ts";
 import { seedFixture, type Fixture } from "./wire-diff/fixture.ts";
 import { accountCases } from "./wire-diff/account.cases.ts";
+import { emailFlowTables } from "./wire-diff/email-flows.cases.ts";
 import { originCases, originOffCases } from "./wire-diff/origin.cases.ts";
 import { routingCases } from "./wire-diff/routing.cases.ts";
 import { sessionCases } from "./wire-diff/session.cases.ts";
@@ -20,6 +21,7 @@ runWireCases("wire: stored state changed underneath", storedStateCases);
 runWireCases("wire: body parsing and content types", transportCases);
 runWireCases("wire: routing", routingCases);
 runWireCases("wire: account routes", accountCases);
+for (const table of emailFlowTables) runWireCases(table.title, table.cases, table.options);
 runWireCases("wire: origin checks on", originCases, { originChecks: true });
 runWireCases("wire: origin checks off under NODE_ENV=test", originOffCases);
 

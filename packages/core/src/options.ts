@@ -7,7 +7,11 @@ import type { DatabaseHooks } from "./db/database-hooks.js";
 import type { CookieCacheOptions } from "./cookies/cookie-cache-options.js";
 import type { IPAddressOptions } from "./ip.js";
 import type { RateLimitOptions } from "./rate-limit/options.js";
-import type { EmailVerificationOptions, PasswordResetOptions, UserEmailFlowOptions } from "./email-options.js";
+import type {
+  EmailVerificationOptions,
+  PasswordResetOptions,
+  UserEmailFlowOptions,
+} from "./email-options.js";
 import type { ValidateUserInfo } from "./security/validate-user-info.js";
 import type { DynamicBaseURL } from "./auth/dynamic-base.js";
 import type { SecondaryStorage } from "./db/secondary-storage.js";
@@ -113,10 +117,11 @@ export interface LatchkeyOptions {
   emailAndPassword?: EmailAndPasswordOptions;
   emailVerification?: EmailVerificationOptions;
   session?: SessionOptions;
-  user?: ModelOptions & UserEmailFlowOptions & {
-    /** Gate run before every user is created; see `ValidateUserInfo`. */
-    validateUserInfo?: ValidateUserInfo;
-  };
+  user?: ModelOptions &
+    UserEmailFlowOptions & {
+      /** Gate run before every user is created; see `ValidateUserInfo`. */
+      validateUserInfo?: ValidateUserInfo;
+    };
   account?: ModelOptions;
   verification?: ModelOptions & VerificationStorageOptions & {
     /** Keep expired verification rows instead of sweeping them on lookups. @default false */

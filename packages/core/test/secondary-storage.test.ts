@@ -29,7 +29,7 @@ describe("sessions in secondary storage only (reference layout, core.md §2.5)",
     const t = await signedUp();
     expect(t.count("session")).toBe(0);
     const stored = t.kv.json(t.token) as StoredPair;
-    expect(stored.session).toMatchObject({ token: t.token, userId: t.userId, ipAddress: "", userAgent: "" });
+    expect(stored.session).toMatchObject({ token: t.token, userId: t.userId, ipAddress: "127.0.0.1", userAgent: "" });
     expect(stored.session.id).toMatch(/^[A-Za-z0-9]{32}$/);
     // Dates are ISO strings, as JSON.stringify writes them in the reference.
     expect(stored.session.expiresAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -54,7 +54,7 @@ describe("sessions in secondary storage only (reference layout, core.md §2.5)",
     const now = Date.now();
     const iso = (ms: number) => new Date(ms).toISOString();
     const token = "RefWrittenToken0123456789abcdefAB";
-    const session = { id: "refSessionId0123456789abcdefABCD", ipAddress: "", userAgent: "curl", expiresAt: iso(now + 3_600_000), userId: t.userId, token, createdAt: iso(now), updatedAt: iso(now) };
+    const session = { id: "refSessionId0123456789abcdefABCD", ipAddress: "", userAgent: "curl", expiresAt: iso(now + WEEK * 1000), userId: t.userId, token, createdAt: iso(now), updatedAt: iso(now) };
     const user = { name: "Ada", email: person.email, emailVerified: false, image: null, createdAt: iso(now), updatedAt: iso(now), id: t.userId };
     await t.kv.raw(token, JSON.stringify({ session, user }), 3600);
     const cookie = `better-auth.session_token=${encodeURIComponent(await signCookieValue(token, SECRET))}`;

@@ -30,7 +30,8 @@ export async function liveLatchkey(options: Partial<LatchkeyOptions> = {}): Prom
       resolve({
         origin,
         auth,
-        close: () => new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done()))),
+        close: () =>
+          new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done()))),
       });
     });
   });

@@ -1,6 +1,6 @@
-import { betterAuth } from "better-auth";
+import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { getMigrations } from "better-auth/db/migration";
-import { createAuth, type Auth } from "@latchkey/core";
+import { createAuth, type Auth, type LatchkeyOptions } from "@latchkey/core";
 import { kyselyAdapter } from "@latchkey/adapter-kysely";
 import { openSqlite, tempDatabaseFile, type SqliteConnection } from "./sqlite.ts";
 
@@ -30,6 +30,10 @@ export interface PairOptions {
   originChecks?: boolean;
   /** Base URL of both instances. @default BASE_URL */
   baseURL?: string;
+  /** Extra options for the reference only (its plugins, social providers), laid over the shared ones. */
+  reference?: Partial<BetterAuthOptions>;
+  /** Extra options for Latchkey only (its plugins), laid over the shared ones. */
+  latchkey?: Partial<LatchkeyOptions>;
 }
 
 /**
@@ -49,6 +53,7 @@ export async function createPair(options: PairOptions = {}): Promise<Pair> {
     rateLimit: { enabled: false },
     advanced,
     logger: { disabled: true },
+    ...options.reference,
   };
   await (await getMigrations(referenceOptions)).runMigrations();
   const reference = betterAuth(referenceOptions);
@@ -61,6 +66,7 @@ export async function createPair(options: PairOptions = {}): Promise<Pair> {
     emailAndPassword: { enabled: true },
     advanced,
     logger: { disabled: true },
+    ...options.latchkey,
   });
   // On tables the reference created this must add nothing; it is what an operator would run.
   await latchkeyAuth.createTables();

@@ -11,7 +11,11 @@ import { updateSession, updateUser } from "../routes/update-user.js";
 import { changeEmail } from "../routes/change-email.js";
 import { deleteUser, deleteUserCallback } from "../routes/delete-user.js";
 import { sendVerificationEmail, verifyEmail } from "../routes/email-verification.js";
-import { requestPasswordReset, requestPasswordResetCallback, resetPassword } from "../routes/password-reset.js";
+import {
+  requestPasswordReset,
+  requestPasswordResetCallback,
+  resetPassword,
+} from "../routes/password-reset.js";
 
 /** Core's own endpoints, under the reference's `auth.api` names. */
 export function coreRouter(): AuthRouter {

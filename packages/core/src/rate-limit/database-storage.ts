@@ -36,7 +36,7 @@ function toRecord(row: Row | null): RateLimitRecord | null {
  */
 export function databaseStorage(deps: DatabaseStorageDeps): RateLimitConsumeStorage {
   const { adapter, logger } = deps;
-  const now = deps.now ?? Date.now;
+  const now = deps.now ?? ((): number => Date.now());
   let longest = Math.max(10, ...deps.windows);
   let prunedAt = 0;
   const byKey = (key: string): Where => ({ field: "key", value: key });

@@ -24,7 +24,7 @@ export interface MemoryStorageOptions {
  * loop; other processes do not see these counters (use database or secondary storage then).
  */
 export function memoryStorage(options: MemoryStorageOptions = {}): RateLimitConsumeStorage & { readonly size: number } {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? ((): number => Date.now());
   const maxEntries = options.maxEntries ?? MAX_ENTRIES;
   const entries = new Map<string, Entry>();
   let sweptAt = 0;

@@ -53,7 +53,7 @@ function ruleTable(auth: AuthContext): RuleTable {
  * only when `NODE_ENV` is `production`; the configuration is checked either way, so a mistake
  * surfaces in development, not first in production.
  */
-export function createRateLimiter(auth: AuthContext, now: () => number = Date.now): RateLimiter {
+export function createRateLimiter(auth: AuthContext, now: () => number = () => Date.now()): RateLimiter {
   assertIPAddressOptions(auth.options.advanced?.ipAddress);
   const table = ruleTable(auth);
   const storage = selectStorage(auth, knownWindows(table), now);

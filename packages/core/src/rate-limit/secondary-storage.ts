@@ -42,33 +42,39 @@ function legacyRecord(raw: unknown, key: string): RateLimitRecord | null {
 export function secondaryStorageStore(
   storage: SecondaryStorage,
   logger: Logger,
-  now: () => number = Date.now,
+  now: () => number = () => Date.now(),
 ): RateLimitConsumeStorage {
+  let replacing = false;
   const counted = async (key: string, ttl: number): Promise<number> => {
     const increment = storage.increment!;
     let failure: unknown = null;
-    try {
-      const value = counterValue(await increment(key, ttl));
-      if (value !== null) return value;
-    } catch (error) {
-      failure = error;
+    // A replacement races other requests on the same key: one that finds a counter a concurrent
+    // request already replaced simply increments again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const value = counterValue(await increment(key, ttl));
+        if (value !== null) return value;
+        failure = new BetterAuthError("secondaryStorage.increment did not return a number.");
+      } catch (error) {
+        failure = error;
+      }
+      const stored = await storage.get(key);
+      // Absent or an integer: replaced meanwhile (try again), or the store fails for another reason.
+      if (stored === null || stored === undefined || counterValue(stored) !== null) continue;
+      if (!replacing) {
+        replacing = true;
+        logger.info("Rate limit: replacing counters stored in the 1.0 JSON format with plain integers.");
+      }
+      await storage.delete(key);
     }
-    const stored = await storage.get(key);
-    // Still an integer (or gone): the store failed for another reason; do not hide it.
-    if (stored === null || stored === undefined || counterValue(stored) !== null) {
-      throw failure ?? new BetterAuthError("secondaryStorage.increment did not return a number.");
-    }
-    logger.info("Rate limit: replacing a counter stored in the 1.0 JSON format.");
-    await storage.delete(key);
-    const value = counterValue(await increment(key, ttl));
-    if (value === null) throw new BetterAuthError("secondaryStorage.increment did not return a number.");
-    return value;
+    throw failure;
   };
 
   return {
     async consume(key, rule) {
       if (storage.increment) {
-        const count = await counted(key, rule.window);
+        // Stores such as Redis take whole seconds above 0 (EXPIRE); a fractional window rounds up.
+        const count = await counted(key, Math.max(1, Math.ceil(rule.window)));
         return count <= rule.max ? { allowed: true, retryAfter: null } : { allowed: false, retryAfter: rule.window };
       }
       warnNonAtomicStorage(storage, logger);
@@ -78,7 +84,7 @@ export function secondaryStorageStore(
       // An integer written by a node that has `increment`: its start is unknown, so it counts from now.
       const current = plain !== null ? { key, count: plain, lastRequest: t } : legacyRecord(raw, key);
       const step = stepWindow(current, key, rule, t);
-      if (step.next) await storage.set(key, JSON.stringify(step.next), rule.window);
+      if (step.next) await storage.set(key, JSON.stringify(step.next), Math.max(1, Math.ceil(rule.window)));
       return { allowed: step.allowed, retryAfter: step.retryAfter };
     },
   };

@@ -37,7 +37,7 @@ function customStore(custom: RateLimitStorage, now: () => number): RateLimitCons
  * `"secondary-storage"` when `secondaryStorage` is set, else `"memory"`). Misconfiguration is
  * refused here, at `createAuth`, not discovered by a request.
  */
-export function selectStorage(auth: AuthContext, windows: number[], now: () => number = Date.now): RateLimitConsumeStorage {
+export function selectStorage(auth: AuthContext, windows: number[], now: () => number = () => Date.now()): RateLimitConsumeStorage {
   const options = auth.options.rateLimit ?? {};
   if (options.customStorage) return customStore(options.customStorage, now);
   const secondary = auth.options.secondaryStorage;

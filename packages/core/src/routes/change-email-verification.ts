@@ -36,10 +36,17 @@ export function refuseVerification(
 }
 
 /** The current session, or a new one for `user`: following the final link signs the user in. */
-async function sessionFor(ctx: EndpointContext, user: User, current: SessionWithUser | null): Promise<SessionWithUser> {
+async function sessionFor(
+  ctx: EndpointContext,
+  user: User,
+  current: SessionWithUser | null,
+): Promise<SessionWithUser> {
   if (current) return current;
   const auth = ctx.context;
-  const client = { ipAddress: getClientIP(ctx.headers, auth.options), userAgent: ctx.headers.get("user-agent") };
+  const client = {
+    ipAddress: getClientIP(ctx.headers, auth.options),
+    userAgent: ctx.headers.get("user-agent"),
+  };
   const session = await auth.internalAdapter.createSession(user.id, false, client, ctx);
   if (!session) throw fail("INTERNAL_SERVER_ERROR", "FAILED_TO_CREATE_SESSION");
   return { session, user };
@@ -76,7 +83,13 @@ export async function applyEmailChange(
   const expiresIn = auth.options.emailVerification?.expiresIn;
 
   if (claims.requestType === "change-email-confirmation") {
-    const token = await createEmailVerificationToken(auth.secret, claims.email, updateTo, expiresIn, "change-email-verification");
+    const token = await createEmailVerificationToken(
+      auth.secret,
+      claims.email,
+      updateTo,
+      expiresIn,
+      "change-email-verification",
+    );
     await mailLink(ctx, { ...user, email: updateTo }, token);
     if (callbackURL) throw ctx.redirect(callbackURL);
     return { status: true };
@@ -92,7 +105,10 @@ export async function applyEmailChange(
   const active = await sessionFor(ctx, user, current);
   const verified = claims.requestType === "change-email-verification";
   const changes = { email: updateTo, emailVerified: verified };
-  const updated = (await auth.internalAdapter.updateUserByEmail(claims.email, changes, ctx)) ?? { ...user, ...changes };
+  const updated = (await auth.internalAdapter.updateUserByEmail(claims.email, changes, ctx)) ?? {
+    ...user,
+    ...changes,
+  };
   if (verified) {
     await auth.options.emailVerification?.afterEmailVerification?.(updated, ctx.request);
   } else {

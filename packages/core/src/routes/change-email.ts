@@ -42,7 +42,8 @@ export const changeEmail = endpoint(
     const sendVerification = auth.options.emailVerification?.sendVerificationEmail;
     const expiresIn = auth.options.emailVerification?.expiresIn;
     const updateNow = user.emailVerified !== true && !!options.updateEmailWithoutVerification;
-    const sendConfirmation = sendVerification && user.emailVerified ? options.sendChangeEmailConfirmation : undefined;
+    const sendConfirmation =
+      sendVerification && user.emailVerified ? options.sendChangeEmailConfirmation : undefined;
     if (!updateNow && !sendConfirmation && !sendVerification) {
       auth.logger.error("Verification email isn't enabled.");
       throw refuse("Verification email isn't enabled");
@@ -61,21 +62,37 @@ export const changeEmail = endpoint(
       await setSessionCookie(ctx, { session, user: changed });
       if (sendVerification) {
         const token = await createEmailVerificationToken(auth.secret, newEmail, undefined, expiresIn);
-        await deliver(ctx, "verification", () => sendVerification({ user: changed, url: link(token), token }, ctx.request));
+        await deliver(ctx, "verification", () =>
+          sendVerification({ user: changed, url: link(token), token }, ctx.request),
+        );
       }
       return { status: true };
     }
     if (sendConfirmation) {
-      const token = await createEmailVerificationToken(auth.secret, user.email, newEmail, expiresIn, "change-email-confirmation");
+      const token = await createEmailVerificationToken(
+        auth.secret,
+        user.email,
+        newEmail,
+        expiresIn,
+        "change-email-confirmation",
+      );
       await deliver(ctx, "change-email confirmation", () =>
         sendConfirmation({ user, newEmail, url: link(token), token }, ctx.request),
       );
       return { status: true };
     }
-    const token = await createEmailVerificationToken(auth.secret, user.email, newEmail, expiresIn, "change-email-verification");
+    const token = await createEmailVerificationToken(
+      auth.secret,
+      user.email,
+      newEmail,
+      expiresIn,
+      "change-email-verification",
+    );
     // Checked above: with neither of the other flows, a sender is configured.
     const send = sendVerification!;
-    await deliver(ctx, "verification", () => send({ user: { ...user, email: newEmail }, url: link(token), token }, ctx.request));
+    await deliver(ctx, "verification", () =>
+      send({ user: { ...user, email: newEmail }, url: link(token), token }, ctx.request),
+    );
     return { status: true };
   },
 );

@@ -31,7 +31,8 @@ async function removeUser(ctx: EndpointContext, user: User): Promise<void> {
  */
 async function deleteWithToken(ctx: EndpointContext, token: string): Promise<void> {
   const auth = ctx.context;
-  const session = await getSessionFromRequest(ctx);
+  // From storage, never the cache cookie (reference: a revoked session must not delete).
+  const session = await getSessionFromRequest(ctx, { disableCookieCache: true });
   if (!session) throw fail("NOT_FOUND", "FAILED_TO_GET_USER_INFO");
   const row = await auth.internalAdapter.consumeVerificationValue(deleteIdentifier(token));
   if (!row || row.value !== session.user.id) throw fail("NOT_FOUND", "INVALID_TOKEN");
@@ -81,7 +82,11 @@ export const deleteUser = endpoint(
       const lifetime = options.deleteTokenExpiresIn || 86_400;
       const minted = createDeleteToken();
       await auth.internalAdapter.createVerificationValue(
-        { identifier: deleteIdentifier(minted), value: user.id, expiresAt: new Date(Date.now() + lifetime * 1000) },
+        {
+          identifier: deleteIdentifier(minted),
+          value: user.id,
+          expiresAt: new Date(Date.now() + lifetime * 1000),
+        },
         ctx,
       );
       const url = `${auth.baseURL}/delete-user/callback?token=${minted}&callbackURL=${encodeURIComponent(callbackURL || "/")}`;

@@ -51,7 +51,8 @@ export const sendVerificationEmail = endpoint(
         return { status: true };
       });
     }
-    if (session.user.email.toLowerCase() !== address.toLowerCase()) throw fail("BAD_REQUEST", "EMAIL_MISMATCH");
+    if (session.user.email.toLowerCase() !== address.toLowerCase())
+      throw fail("BAD_REQUEST", "EMAIL_MISMATCH");
     if (session.user.emailVerified) throw fail("BAD_REQUEST", "EMAIL_ALREADY_VERIFIED");
     await mailVerificationLink(ctx, session.user, callbackURL, false);
     return { status: true };
@@ -66,7 +67,10 @@ async function signInVerified(ctx: EndpointContext, user: User, email: string): 
     await setSessionCookie(ctx, { session: current.session, user: { ...current.user, emailVerified: true } });
     return;
   }
-  const client = { ipAddress: getClientIP(ctx.headers, auth.options), userAgent: ctx.headers.get("user-agent") };
+  const client = {
+    ipAddress: getClientIP(ctx.headers, auth.options),
+    userAgent: ctx.headers.get("user-agent"),
+  };
   const session = await auth.internalAdapter.createSession(user.id, false, client, ctx);
   if (!session) throw fail("INTERNAL_SERVER_ERROR", "FAILED_TO_CREATE_SESSION");
   await setSessionCookie(ctx, { session, user: { ...user, emailVerified: true } });
@@ -96,7 +100,11 @@ export const verifyEmail = endpoint(
     if (!found.user.emailVerified) {
       const options = auth.options.emailVerification;
       await options?.beforeEmailVerification?.(found.user, ctx.request);
-      const updated = await auth.internalAdapter.updateUserByEmail(claims.email, { emailVerified: true }, ctx);
+      const updated = await auth.internalAdapter.updateUserByEmail(
+        claims.email,
+        { emailVerified: true },
+        ctx,
+      );
       await options?.afterEmailVerification?.(updated ?? { ...found.user, emailVerified: true }, ctx.request);
       if (options?.autoSignInAfterVerification) await signInVerified(ctx, found.user, claims.email);
     }

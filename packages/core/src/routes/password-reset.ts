@@ -37,7 +37,10 @@ export const requestPasswordReset = endpoint(
     const send = auth.options.emailAndPassword?.sendResetPassword;
     if (!send) {
       auth.logger.error("Reset password isn't enabled. Pass an emailAndPassword.sendResetPassword function.");
-      throw new APIError("BAD_REQUEST", { message: "Reset password isn't enabled", code: "RESET_PASSWORD_DISABLED" });
+      throw new APIError("BAD_REQUEST", {
+        message: "Reset password isn't enabled",
+        code: "RESET_PASSWORD_DISABLED",
+      });
     }
     const { email: address, redirectTo } = ctx.body;
     return withMinimumDuration(REQUEST_FLOOR_MS, async () => {
@@ -51,7 +54,11 @@ export const requestPasswordReset = endpoint(
       const lifetime = auth.options.emailAndPassword?.resetPasswordTokenExpiresIn || 3600;
       const token = createResetToken();
       await auth.internalAdapter.createVerificationValue(
-        { identifier: resetIdentifier(token), value: found.user.id, expiresAt: new Date(Date.now() + lifetime * 1000) },
+        {
+          identifier: resetIdentifier(token),
+          value: found.user.id,
+          expiresAt: new Date(Date.now() + lifetime * 1000),
+        },
         ctx,
       );
       const url = `${auth.baseURL}/reset-password/${token}?callbackURL=${redirectTo ? encodeURIComponent(redirectTo) : ""}`;

@@ -29,7 +29,11 @@ export function appendQueryParams(input: string, params: Record<string, string>)
  * reference's reset-password redirects do (so `/reset` lands on the app's origin). Null
  * when it does not parse.
  */
-export function resolveWithQuery(callbackURL: string, baseURL: string, params: Record<string, string>): string | null {
+export function resolveWithQuery(
+  callbackURL: string,
+  baseURL: string,
+  params: Record<string, string>,
+): string | null {
   let url: URL;
   try {
     url = new URL(callbackURL, baseURL);

@@ -19,7 +19,11 @@ export const resetIdentifier = (token: string): string => `reset-password:${toke
  * redemption and an expired token all find nothing (400 `INVALID_TOKEN`). A user without a
  * credential account (OAuth-only) gets one.
  */
-export async function redeemResetToken(ctx: EndpointContext, token: string, newPassword: string): Promise<User> {
+export async function redeemResetToken(
+  ctx: EndpointContext,
+  token: string,
+  newPassword: string,
+): Promise<User> {
   const { internalAdapter, password } = ctx.context;
   const row = await internalAdapter.consumeVerificationValue(resetIdentifier(token));
   if (!row) throw fail("BAD_REQUEST", "INVALID_TOKEN");
@@ -29,7 +33,10 @@ export async function redeemResetToken(ctx: EndpointContext, token: string, newP
   if (await internalAdapter.findCredentialAccount(user.id)) {
     await internalAdapter.updatePassword(user.id, hash, ctx);
   } else {
-    await internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: hash }, ctx);
+    await internalAdapter.linkAccount(
+      { userId: user.id, providerId: "credential", accountId: user.id, password: hash },
+      ctx,
+    );
   }
   return user;
 }

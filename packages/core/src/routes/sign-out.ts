@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { endpoint } from "../api/endpoint.js";
 import { deleteSessionCookie } from "../session/session-cookie.js";
+import { readSessionToken } from "../session/session-token.js";
 
 const body = v.optional(
   v.object({
@@ -13,7 +14,8 @@ const body = v.optional(
 /** `POST /sign-out`: deletes the session, if any, and expires the session cookies. Always `{ success: true }`. */
 export const signOut = endpoint("/sign-out", { method: "POST", body, requireHeaders: true }, async (ctx) => {
   const auth = ctx.context;
-  const token = await ctx.getSignedCookie(auth.authCookies.sessionToken.name);
+  // Cookie or Bearer, like every session read: a Bearer client must be able to sign out.
+  const token = await readSessionToken(ctx);
   if (token) {
     try {
       await auth.internalAdapter.deleteSession(token);

@@ -22,7 +22,8 @@ export interface SignUpInput {
  * a 422 would be the only thing telling a stranger the address has an account.
  */
 export const hidesDuplicateEmails = (auth: AuthContext): boolean =>
-  !!auth.options.emailAndPassword?.requireEmailVerification || auth.options.emailAndPassword?.autoSignIn === false;
+  !!auth.options.emailAndPassword?.requireEmailVerification ||
+  auth.options.emailAndPassword?.autoSignIn === false;
 
 /**
  * A user shaped exactly like a real sign-up answer (every returned field, defaults, nulls
@@ -31,7 +32,14 @@ export const hidesDuplicateEmails = (auth: AuthContext): boolean =>
 export function syntheticUser(auth: AuthContext, input: SignUpInput): Record<string, unknown> {
   const now = new Date();
   const id = auth.generateId({ model: "user" }) || generateId();
-  const coreFields = { name: input.name, email: input.email, emailVerified: false, image: input.image ?? null, createdAt: now, updatedAt: now };
+  const coreFields = {
+    name: input.name,
+    email: input.email,
+    emailVerified: false,
+    image: input.image ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
   const custom = auth.options.emailAndPassword?.customSyntheticUser;
   let data: Record<string, unknown>;
   if (custom) {
@@ -48,7 +56,10 @@ export function syntheticUser(auth: AuthContext, input: SignUpInput): Record<str
     if (field.returned === false) continue;
     if (data[key] !== undefined) out[key] = data[key];
     else if (field.defaultValue !== undefined) {
-      out[key] = typeof field.defaultValue === "function" ? (field.defaultValue as () => unknown)() : field.defaultValue;
+      out[key] =
+        typeof field.defaultValue === "function"
+          ? (field.defaultValue as () => unknown)()
+          : field.defaultValue;
     } else if (!field.required) out[key] = null;
   }
   if ("id" in data) out.id = data.id;

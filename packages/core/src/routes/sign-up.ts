@@ -66,7 +66,9 @@ export const signUpEmail = endpoint(
       );
     } catch (error) {
       // A 403 from a create gate looks like a duplicate in the hiding modes (reference).
-      if (error instanceof APIError && error.status === 403 && hidesDuplicateEmails(auth)) return answerDuplicateSignUp(ctx, null, input);
+      if (error instanceof APIError && error.status === 403 && hidesDuplicateEmails(auth)) {
+        return answerDuplicateSignUp(ctx, null, input);
+      }
       if (error instanceof APIError) throw error;
       auth.logger.error("Failed to create user", error);
       throw fail("UNPROCESSABLE_ENTITY", "FAILED_TO_CREATE_USER");

@@ -21,14 +21,23 @@ export async function mailVerificationLink(
     ctx.context.logger.error("Verification email isn't enabled.");
     throw fail("BAD_REQUEST", "VERIFICATION_EMAIL_NOT_ENABLED");
   }
-  const token = await createEmailVerificationToken(ctx.context.secret, user.email, undefined, options.expiresIn);
+  const token = await createEmailVerificationToken(
+    ctx.context.secret,
+    user.email,
+    undefined,
+    options.expiresIn,
+  );
   const url = verificationLink(ctx.context.baseURL, token, callbackURL);
   if (quiet) await deliver(ctx, "verification", () => send({ user, url, token }, ctx.request));
   else await send({ user, url, token }, ctx.request);
 }
 
 /** After sign-up: mails the link when `emailVerification.sendOnSignUp` (default: `requireEmailVerification`). */
-export async function mailVerificationOnSignUp(ctx: EndpointContext, user: User, callbackURL: string | undefined): Promise<void> {
+export async function mailVerificationOnSignUp(
+  ctx: EndpointContext,
+  user: User,
+  callbackURL: string | undefined,
+): Promise<void> {
   const { emailVerification, emailAndPassword } = ctx.context.options;
   if (!(emailVerification?.sendOnSignUp ?? emailAndPassword?.requireEmailVerification)) return;
   if (emailVerification?.sendVerificationEmail) await mailVerificationLink(ctx, user, callbackURL, true);
@@ -39,7 +48,12 @@ export async function mailVerificationOnSignUp(ctx: EndpointContext, user: User,
  * when `emailVerification.sendOnSignIn`. Only reached after the password matched, so it
  * cannot be used to mail strangers.
  */
-export async function mailVerificationOnSignIn(ctx: EndpointContext, user: User, callbackURL: string | undefined): Promise<void> {
+export async function mailVerificationOnSignIn(
+  ctx: EndpointContext,
+  user: User,
+  callbackURL: string | undefined,
+): Promise<void> {
   const options = ctx.context.options.emailVerification;
-  if (options?.sendVerificationEmail && options.sendOnSignIn) await mailVerificationLink(ctx, user, callbackURL, true);
+  if (options?.sendVerificationEmail && options.sendOnSignIn)
+    await mailVerificationLink(ctx, user, callbackURL, true);
 }
