@@ -75,15 +75,22 @@ for (const [name, fresh] of dialects) {
       const refused = responses.find((r) => r.status === 429)!;
       expect(Number(refused.headers.get("x-retry-after"))).toBeGreaterThan(55);
       const db = (auth.$context.adapter as KyselyAdapter).db;
-      const { rows } = await sql<{ key: string; count: number }>`SELECT ${sql.ref("key")}, ${sql.ref("count")} FROM ${sql.table("rate_limit_entries")}`.execute(db);
+      const { rows } = await sql<{
+        key: string;
+        count: number;
+      }>`SELECT ${sql.ref("key")}, ${sql.ref("count")} FROM ${sql.table("rate_limit_entries")}`.execute(db);
       expect(rows.map((r) => [r.key, Number(r.count)])).toEqual([["203.0.113.7|/ok", 10]]);
     });
 
     it("a burst right after the window has passed restarts it exactly once", async () => {
       const ip = "198.51.100.20";
-      expect([(await send("/get-session", ip)).status, (await send("/get-session", ip)).status]).toEqual([200, 200]);
+      expect([(await send("/get-session", ip)).status, (await send("/get-session", ip)).status]).toEqual([
+        200, 200,
+      ]);
       await new Promise((resolve) => setTimeout(resolve, 1050));
-      const statuses = (await Promise.all(Array.from({ length: 50 }, () => send("/get-session", ip)))).map((r) => r.status);
+      const statuses = (await Promise.all(Array.from({ length: 50 }, () => send("/get-session", ip)))).map(
+        (r) => r.status,
+      );
       expect(statuses.filter((s) => s === 200)).toHaveLength(2);
     });
   });

@@ -10,10 +10,16 @@ import { ratePair, type RatePair, type RateLimitSetup } from "./support/rate-lim
 
 type Case = [name: string, headers: Record<string, string>, referenceKey: string];
 
-async function keyOf(pair: RatePair, side: "reference" | "latchkey", headers: Record<string, string>): Promise<string[]> {
+async function keyOf(
+  pair: RatePair,
+  side: "reference" | "latchkey",
+  headers: Record<string, string>,
+): Promise<string[]> {
   pair.db.exec('DELETE FROM "rateLimit"');
   await pair[side](new Request(url("/ok"), { headers }));
-  return (pair.db.prepare('SELECT "key" FROM "rateLimit"').all([]) as Array<{ key: string }>).map((r) => r.key);
+  return (pair.db.prepare('SELECT "key" FROM "rateLimit"').all([]) as Array<{ key: string }>).map(
+    (r) => r.key,
+  );
 }
 
 function compareResolution(title: string, setup: RateLimitSetup, cases: Case[]): void {
@@ -62,22 +68,56 @@ compareResolution(
     },
   },
   [
-    ["trusted hops are skipped right to left", { "x-forwarded-for": "6.6.6.6, 203.0.113.7, 10.1.2.3, 192.0.2.10" }, "203.0.113.7|/ok"],
-    ["an untrusted last hop is the client", { "x-forwarded-for": "203.0.113.7, 192.0.2.11" }, "192.0.2.11|/ok"],
-    ["IPv6 proxies", { "x-forwarded-for": "2001:db8:1::5, 2001:db8:ffff:9::1" }, "2001:0db8:0001:0000:0000:0000:0000:0000|/ok"],
-    ["an IPv4-mapped hop matches an IPv4 range", { "x-forwarded-for": "203.0.113.7, ::ffff:10.0.0.2" }, "203.0.113.7|/ok"],
+    [
+      "trusted hops are skipped right to left",
+      { "x-forwarded-for": "6.6.6.6, 203.0.113.7, 10.1.2.3, 192.0.2.10" },
+      "203.0.113.7|/ok",
+    ],
+    [
+      "an untrusted last hop is the client",
+      { "x-forwarded-for": "203.0.113.7, 192.0.2.11" },
+      "192.0.2.11|/ok",
+    ],
+    [
+      "IPv6 proxies",
+      { "x-forwarded-for": "2001:db8:1::5, 2001:db8:ffff:9::1" },
+      "2001:0db8:0001:0000:0000:0000:0000:0000|/ok",
+    ],
+    [
+      "an IPv4-mapped hop matches an IPv4 range",
+      { "x-forwarded-for": "203.0.113.7, ::ffff:10.0.0.2" },
+      "203.0.113.7|/ok",
+    ],
     ["all hops trusted", { "x-forwarded-for": "10.0.0.1, 10.0.0.2" }, "127.0.0.1|/ok"],
-    ["an unparsable hop ends the walk", { "x-forwarded-for": "203.0.113.7, junk, 10.0.0.2" }, "127.0.0.1|/ok"],
-    ["the first configured header wins", { "x-client-ip": "198.51.100.8", "x-forwarded-for": "203.0.113.7" }, "198.51.100.8|/ok"],
-    ["a header that yields nothing is passed over", { "x-client-ip": "nope", "x-forwarded-for": "203.0.113.7" }, "203.0.113.7|/ok"],
+    [
+      "an unparsable hop ends the walk",
+      { "x-forwarded-for": "203.0.113.7, junk, 10.0.0.2" },
+      "127.0.0.1|/ok",
+    ],
+    [
+      "the first configured header wins",
+      { "x-client-ip": "198.51.100.8", "x-forwarded-for": "203.0.113.7" },
+      "198.51.100.8|/ok",
+    ],
+    [
+      "a header that yields nothing is passed over",
+      { "x-client-ip": "nope", "x-forwarded-for": "203.0.113.7" },
+      "203.0.113.7|/ok",
+    ],
   ],
 );
 
 compareResolution("client address: ipv6Subnet 48", { advanced: { ipAddress: { ipv6Subnet: 48 } } }, [
-  ["masked to /48", { "x-forwarded-for": "2001:db8:1234:5678:9abc::1" }, "2001:0db8:1234:0000:0000:0000:0000:0000|/ok"],
+  [
+    "masked to /48",
+    { "x-forwarded-for": "2001:db8:1234:5678:9abc::1" },
+    "2001:0db8:1234:0000:0000:0000:0000:0000|/ok",
+  ],
   ["IPv4 unaffected", { "x-forwarded-for": "203.0.113.7" }, "203.0.113.7|/ok"],
 ]);
 
-compareResolution("client address: ipv6Subnet 128 (no masking)", { advanced: { ipAddress: { ipv6Subnet: 128 } } }, [
-  ["kept whole", { "x-forwarded-for": "2001:db8::abcd:1" }, "2001:0db8:0000:0000:0000:0000:abcd:0001|/ok"],
-]);
+compareResolution(
+  "client address: ipv6Subnet 128 (no masking)",
+  { advanced: { ipAddress: { ipv6Subnet: 128 } } },
+  [["kept whole", { "x-forwarded-for": "2001:db8::abcd:1" }, "2001:0db8:0000:0000:0000:0000:abcd:0001|/ok"]],
+);

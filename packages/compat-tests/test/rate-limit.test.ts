@@ -1,6 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Captured } from "./support/capture.ts";
-import { hitRequest, ratePair, run, sharedKV, summary, type Hit, type RatePair } from "./support/rate-limit-pair.ts";
+import {
+  hitRequest,
+  ratePair,
+  run,
+  sharedKV,
+  summary,
+  type Hit,
+  type RatePair,
+} from "./support/rate-limit-pair.ts";
 
 /**
  * Rate limiting side by side (reference core.md §11.2): the same burst, with rate limiting on
@@ -9,8 +17,16 @@ import { hitRequest, ratePair, run, sharedKV, summary, type Hit, type RatePair }
  * for the whole module.
  */
 
-const TOO_MANY = { status: 429, bodyKind: "json", body: { message: "Too many requests. Please try again later." } };
-const wrongSignIn = (ip: string): Hit => ({ path: "/sign-in/email", ip, body: { email: "nobody@example.com", password: "wrong-password-1" } });
+const TOO_MANY = {
+  status: 429,
+  bodyKind: "json",
+  body: { message: "Too many requests. Please try again later." },
+};
+const wrongSignIn = (ip: string): Hit => ({
+  path: "/sign-in/email",
+  ip,
+  body: { email: "nobody@example.com", password: "wrong-password-1" },
+});
 const times = <T>(n: number, value: T): T[] => Array.from({ length: n }, () => value);
 
 /** The reference's answers, pinned in part, and Latchkey's equal to them in full. */
@@ -42,14 +58,23 @@ describe("rate limit: memory storage", () => {
   it("sign-in: 3 per 10 s, then 429 with X-Retry-After 10", async () => {
     const hits = times(5, wrongSignIn("203.0.113.1"));
     const reference = await run(pair.reference, hits);
-    expect(summary(reference)).toEqual([[401, null], [401, null], [401, null], [429, "10"], [429, "10"]]);
+    expect(summary(reference)).toEqual([
+      [401, null],
+      [401, null],
+      [401, null],
+      [429, "10"],
+      [429, "10"],
+    ]);
     expectSame(reference, await run(pair.latchkey, hits));
   });
 
   it("a scripted clock: the window runs from the last allowed request, X-Retry-After counts down", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const t0 = Date.now();
-    const script: Array<[number, Hit]> = [0, 1, 2, 5, 11.9, 12, 12.5, 13, 22.6].map((s) => [s, { path: "/ok", ip: "203.0.113.2" }]);
+    const script: Array<[number, Hit]> = [0, 1, 2, 5, 11.9, 12, 12.5, 13, 22.6].map((s) => [
+      s,
+      { path: "/ok", ip: "203.0.113.2" },
+    ]);
     const play = async (handler: RatePair["reference"]) => {
       const out: Captured[] = [];
       for (const [s, hit] of script) {
@@ -82,7 +107,17 @@ describe("rate limit: memory storage", () => {
       ...times(2, { path: "/sign-up/email", ip: "203.0.113.3", body: {} }),
     ];
     const reference = await run(pair.reference, hits);
-    expect(summary(reference).map(([s]) => s)).toEqual([404, 429, 404, 404, 404, 429, ...times(6, 200), 400, 429]);
+    expect(summary(reference).map(([s]) => s)).toEqual([
+      404,
+      429,
+      404,
+      404,
+      404,
+      429,
+      ...times(6, 200),
+      400,
+      429,
+    ]);
     expectSame(reference, await run(pair.latchkey, hits));
   });
 
@@ -102,7 +137,9 @@ describe("rate limit: memory storage", () => {
 
   it("200 parallel requests against the sign-in limit of 3: exactly 3 pass on both", async () => {
     const tally = async (handler: RatePair["reference"], ip: string) => {
-      const responses = await Promise.all(times(200, 0).map(() => handler(hitRequest({ path: "/sign-in/x", ip }))));
+      const responses = await Promise.all(
+        times(200, 0).map(() => handler(hitRequest({ path: "/sign-in/x", ip }))),
+      );
       return responses.filter((r) => r.status !== 429).length;
     };
     // /sign-in/* is 3 per 10 s by default; the parallel burst must not overshoot on either side.
@@ -114,10 +151,16 @@ describe("rate limit: memory storage", () => {
 describe("rate limit: database storage (one rateLimit table for both)", () => {
   let pair: RatePair;
   beforeAll(async () => {
-    pair = await ratePair({ rateLimit: { storage: "database", customRules: { "/ok": { window: 60, max: 10 } } } });
+    pair = await ratePair({
+      rateLimit: { storage: "database", customRules: { "/ok": { window: 60, max: 10 } } },
+    });
   });
   afterAll(() => pair.close());
-  const rows = () => pair.db.prepare('SELECT "key", "count" FROM "rateLimit" ORDER BY "key"').all([]) as Array<{ key: string; count: number }>;
+  const rows = () =>
+    pair.db.prepare('SELECT "key", "count" FROM "rateLimit" ORDER BY "key"').all([]) as Array<{
+      key: string;
+      count: number;
+    }>;
 
   it("the same burst gives the same answers", async () => {
     const reference = await run(pair.reference, times(5, wrongSignIn("198.51.100.1")));
@@ -137,12 +180,23 @@ describe("rate limit: database storage (one rateLimit table for both)", () => {
     ].map((c) => c.status);
     expect(statuses).toEqual([401, 401, 401, 429]);
     const other = wrongSignIn("198.51.100.4");
-    const back = [...(await run(pair.latchkey, [other, other])), ...(await run(pair.reference, [other, other]))];
-    expect(summary(back)).toEqual([[401, null], [401, null], [401, null], [429, "10"]]);
+    const back = [
+      ...(await run(pair.latchkey, [other, other])),
+      ...(await run(pair.reference, [other, other])),
+    ];
+    expect(summary(back)).toEqual([
+      [401, null],
+      [401, null],
+      [401, null],
+      [429, "10"],
+    ]);
   });
 
   it("200 parallel requests against a limit of 10: exactly 10 pass on both", async () => {
-    for (const [handler, ip] of [[pair.reference, "198.51.100.5"], [pair.latchkey, "198.51.100.6"]] as const) {
+    for (const [handler, ip] of [
+      [pair.reference, "198.51.100.5"],
+      [pair.latchkey, "198.51.100.6"],
+    ] as const) {
       const responses = await Promise.all(times(200, 0).map(() => handler(hitRequest({ path: "/ok", ip }))));
       expect(responses.filter((r) => r.status === 200)).toHaveLength(10);
     }
@@ -157,7 +211,10 @@ describe("rate limit: secondary storage with increment (one store for both)", ()
   let pair: RatePair;
   const kv = sharedKV();
   beforeAll(async () => {
-    pair = await ratePair({ secondaryStorage: kv.storage, rateLimit: { customRules: { "/ok": { window: 30, max: 3 } } } });
+    pair = await ratePair({
+      secondaryStorage: kv.storage,
+      rateLimit: { customRules: { "/ok": { window: 30, max: 3 } } },
+    });
   });
   afterAll(() => pair.close());
 
@@ -166,7 +223,12 @@ describe("rate limit: secondary storage with increment (one store for both)", ()
     const reference = await run(pair.reference, [hit, hit]);
     expect(kv.value("192.0.2.50|/ok")).toBe("2");
     const latchkey = await run(pair.latchkey, [hit, hit]);
-    expect(summary([...reference, ...latchkey])).toEqual([[200, null], [200, null], [200, null], [429, "30"]]);
+    expect(summary([...reference, ...latchkey])).toEqual([
+      [200, null],
+      [200, null],
+      [200, null],
+      [429, "30"],
+    ]);
     expect(kv.value("192.0.2.50|/ok")).toBe("4");
     const again = await run(pair.reference, [hit]);
     expect(again).toEqual([latchkey[1]]);

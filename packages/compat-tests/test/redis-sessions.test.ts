@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => pair.close());
 
 let serial = 0;
-const newUser = () => ({ name: `Redis ${++serial}`, email: `redis${serial}@example.com`, password: `pass-word-${serial}` });
+const newUser = () => ({
+  name: `Redis ${++serial}`,
+  email: `redis${serial}@example.com`,
+  password: `pass-word-${serial}`,
+});
 const NAMES = { reference: "reference", latchkey: "Latchkey" } as const;
 
 interface StoredSession {
@@ -24,7 +28,9 @@ interface StoredSession {
 describe("tables with secondary storage (reference core.md §2.1)", () => {
   it("neither side creates a session or verification table", () => {
     const tables = pair.db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
       .all([]) as Array<{ name: string }>;
     expect(tables.map((t) => t.name)).toEqual(["account", "user"]);
   });
@@ -52,7 +58,9 @@ for (const [fromKey, toKey] of [
       expect(await pair.redis.exists(`${pair.keyPrefix}${token}`)).toBe(1);
       const out = await signOut(sides[toKey], cookie);
       expect(out.status).toBe(200);
-      expect(await pair.redis.exists(`${pair.keyPrefix}${token}`, `${pair.keyPrefix}active-sessions-${userId}`)).toBe(0);
+      expect(
+        await pair.redis.exists(`${pair.keyPrefix}${token}`, `${pair.keyPrefix}active-sessions-${userId}`),
+      ).toBe(0);
       expect(await getSession(sides[fromKey], { cookie })).toBeNull();
       expect(await getSession(sides[toKey], { cookie })).toBeNull();
     });
@@ -61,9 +69,14 @@ for (const [fromKey, toKey] of [
       const user = newUser();
       const first = await signUp(sides[fromKey], user);
       const second = await signIn(sides[toKey], user);
-      const list = (await pair.stored(`active-sessions-${first.userId}`)) as Array<{ token: string; expiresAt: number }>;
+      const list = (await pair.stored(`active-sessions-${first.userId}`)) as Array<{
+        token: string;
+        expiresAt: number;
+      }>;
       expect(list.map((e) => e.token).sort()).toEqual([first.token, second.token].sort());
-      const listed = (await (await sides[toKey](new Request(url("/list-sessions"), { headers: { cookie: second.cookie } }))).json()) as Array<{ token: string }>;
+      const listed = (await (
+        await sides[toKey](new Request(url("/list-sessions"), { headers: { cookie: second.cookie } }))
+      ).json()) as Array<{ token: string }>;
       expect(listed.map((s) => s.token).sort()).toEqual([first.token, second.token].sort());
       const revoked = await sides[toKey](jsonPost("/revoke-other-sessions", {}, { cookie: second.cookie }));
       expect(revoked.status).toBe(200);
@@ -88,7 +101,10 @@ describe("the stored values have one shape", () => {
     const user = newUser();
     const ref = await signUp(pair.reference, user);
     const own = await signIn(pair.latchkey, user);
-    const [a, b] = [(await pair.stored(ref.token)) as StoredSession, (await pair.stored(own.token)) as StoredSession];
+    const [a, b] = [
+      (await pair.stored(ref.token)) as StoredSession,
+      (await pair.stored(own.token)) as StoredSession,
+    ];
     expect(Object.keys(b.session).sort()).toEqual(Object.keys(a.session).sort());
     expect(Object.keys(b.user).sort()).toEqual(Object.keys(a.user).sort());
     expect(b.user).toEqual(a.user);
@@ -105,23 +121,33 @@ describe("verification values through one Redis", () => {
   const expiresAt = () => new Date(Date.now() + 60_000);
 
   it("a value the reference stored is consumed once by Latchkey", async () => {
-    await (await refAdapter()).createVerificationValue({ identifier: "reset-password:ref1", value: "u1", expiresAt: expiresAt() });
+    await (
+      await refAdapter()
+    ).createVerificationValue({ identifier: "reset-password:ref1", value: "u1", expiresAt: expiresAt() });
     const ia = pair.latchkeyAuth.$context.internalAdapter;
     expect((await ia.findVerificationValue("reset-password:ref1"))?.value).toBe("u1");
-    const results = await Promise.all(Array.from({ length: 10 }, () => ia.consumeVerificationValue("reset-password:ref1")));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => ia.consumeVerificationValue("reset-password:ref1")),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await (await refAdapter()).findVerificationValue("reset-password:ref1")).toBeNull();
   });
 
   it("a value Latchkey stored is read and consumed by the reference", async () => {
     const expires = expiresAt();
-    await pair.latchkeyAuth.$context.internalAdapter.createVerificationValue({ identifier: "reset-password:own1", value: "u2", expiresAt: expires });
+    await pair.latchkeyAuth.$context.internalAdapter.createVerificationValue({
+      identifier: "reset-password:own1",
+      value: "u2",
+      expiresAt: expires,
+    });
     const ref = await refAdapter();
     const found = await ref.findVerificationValue("reset-password:own1");
     expect(found).toMatchObject({ identifier: "reset-password:own1", value: "u2" });
     expect(new Date(found!.expiresAt).getTime()).toBe(expires.getTime());
     expect((await ref.consumeVerificationValue("reset-password:own1"))?.value).toBe("u2");
-    expect(await pair.latchkeyAuth.$context.internalAdapter.findVerificationValue("reset-password:own1")).toBeNull();
+    expect(
+      await pair.latchkeyAuth.$context.internalAdapter.findVerificationValue("reset-password:own1"),
+    ).toBeNull();
   });
 });
 
@@ -130,9 +156,13 @@ describe("rate-limit counters shared through one Redis", () => {
     const limited = await createRedisPair({ rateLimit: { enabled: true } });
     try {
       const headers = { "x-forwarded-for": "198.51.100.23" };
-      const attempt = (side: Handler) => side(jsonPost("/sign-in/email", { email: "nobody@example.com", password: "wrong-password" }, headers));
+      const attempt = (side: Handler) =>
+        side(
+          jsonPost("/sign-in/email", { email: "nobody@example.com", password: "wrong-password" }, headers),
+        );
       const statuses = [];
-      for (const side of [limited.reference, limited.latchkey, limited.reference, limited.latchkey]) statuses.push((await attempt(side)).status);
+      for (const side of [limited.reference, limited.latchkey, limited.reference, limited.latchkey])
+        statuses.push((await attempt(side)).status);
       expect(statuses).toEqual([401, 401, 401, 429]);
       expect(await limited.redis.get(`${limited.keyPrefix}198.51.100.23|/sign-in/email`)).toBe("4");
       expect((await attempt(limited.reference)).status).toBe(429);
@@ -147,7 +177,9 @@ describe("session.storeSessionInDatabase / preserveSessionInDatabase on both sid
     const both = await createRedisPair({ session: { storeSessionInDatabase: true } });
     try {
       const { cookie, token } = await signUp(both.reference, newUser());
-      const row = both.db.prepare('SELECT * FROM "session" WHERE "token" = ?').all([token])[0] as { id: string };
+      const row = both.db.prepare('SELECT * FROM "session" WHERE "token" = ?').all([token])[0] as {
+        id: string;
+      };
       expect(((await both.stored(token)) as StoredSession).session.id).toBe(row.id);
       await both.redis.del(`${both.keyPrefix}${token}`);
       expect((await getSession(both.latchkey, { cookie }))?.session.id).toBe(row.id);
@@ -161,12 +193,19 @@ describe("session.storeSessionInDatabase / preserveSessionInDatabase on both sid
   });
 
   it("preserve: a sign-out on either side keeps the row, ended, and neither side revives it", async () => {
-    const kept = await createRedisPair({ session: { storeSessionInDatabase: true, preserveSessionInDatabase: true } });
+    const kept = await createRedisPair({
+      session: { storeSessionInDatabase: true, preserveSessionInDatabase: true },
+    });
     try {
-      for (const [from, to] of [[kept.reference, kept.latchkey], [kept.latchkey, kept.reference]] as const) {
+      for (const [from, to] of [
+        [kept.reference, kept.latchkey],
+        [kept.latchkey, kept.reference],
+      ] as const) {
         const { cookie, token } = await signUp(from, newUser());
         await signOut(to, cookie);
-        const rows = kept.db.prepare('SELECT "expiresAt" FROM "session" WHERE "token" = ?').all([token]) as Array<{ expiresAt: string }>;
+        const rows = kept.db
+          .prepare('SELECT "expiresAt" FROM "session" WHERE "token" = ?')
+          .all([token]) as Array<{ expiresAt: string }>;
         expect(rows).toHaveLength(1);
         expect(Date.parse(rows[0]!.expiresAt)).toBeLessThanOrEqual(Date.now());
         expect(await getSession(from, { cookie })).toBeNull();
@@ -181,10 +220,19 @@ describe("session.storeSessionInDatabase / preserveSessionInDatabase on both sid
 describe("divergences (DIVERGENCES.md)", () => {
   it("storage-only verification values: Latchkey's carry an id, the reference's none; both read either", async () => {
     const expires = new Date(Date.now() + 60_000);
-    await (await pair.referenceAuth.$context).internalAdapter.createVerificationValue({ identifier: "div:ref", value: "a", expiresAt: expires });
-    await pair.latchkeyAuth.$context.internalAdapter.createVerificationValue({ identifier: "div:own", value: "b", expiresAt: expires });
+    await (
+      await pair.referenceAuth.$context
+    ).internalAdapter.createVerificationValue({ identifier: "div:ref", value: "a", expiresAt: expires });
+    await pair.latchkeyAuth.$context.internalAdapter.createVerificationValue({
+      identifier: "div:own",
+      value: "b",
+      expiresAt: expires,
+    });
     expect(await pair.stored("verification:div:ref")).not.toHaveProperty("id");
-    expect(await pair.stored("verification:div:own")).toHaveProperty("id", expect.stringMatching(/^[A-Za-z0-9]{32}$/));
+    expect(await pair.stored("verification:div:own")).toHaveProperty(
+      "id",
+      expect.stringMatching(/^[A-Za-z0-9]{32}$/),
+    );
   });
 
   it("a store without getAndDelete: the reference cannot consume (TypeError), Latchkey falls back", async () => {

@@ -11,6 +11,13 @@ export type {
   ModelOptions,
   SessionOptions,
 } from "./options.js";
+export type {
+  ChangeEmailOptions,
+  DeleteUserOptions,
+  EmailLinkData,
+  EmailVerificationOptions,
+  PasswordResetOptions,
+} from "./email-options.js";
 export type { LatchkeyPlugin, LatchkeyPlugin as BetterAuthPlugin, PluginRateLimitRule } from "./plugin.js";
 
 // Endpoints, routers, hooks
@@ -63,7 +70,12 @@ export {
 } from "./session/session-middleware.js";
 export { deleteSessionCookie, setSessionCookie } from "./session/session-cookie.js";
 export { setCookieCache } from "./cookies/cookie-cache.js";
-export type { CookieCacheOptions, CookieCacheStrategy, CookieCacheVersion } from "./cookies/cookie-cache-options.js";
+export type {
+  CookieCacheConfig,
+  CookieCacheOptions,
+  CookieCacheStrategy,
+  CookieCacheVersion,
+} from "./cookies/cookie-cache-options.js";
 export { createAuthCookies, type AuthCookies, type CookieSpec } from "./cookies/auth-cookies.js";
 export { parseCookieHeader, serializeCookie } from "./cookies/serialize.js";
 export { formCsrfMiddleware } from "./security/origin-check.js";

@@ -147,7 +147,10 @@ function networks(entries: readonly string[] | undefined): Network[] {
  * without them only a single-address value is believed.
  */
 function fromHeader(value: string, nets: Network[], subnet: number | undefined): string | null {
-  const hops = value.split(",").map((hop) => hop.trim()).filter(Boolean);
+  const hops = value
+    .split(",")
+    .map((hop) => hop.trim())
+    .filter(Boolean);
   if (nets.length === 0) return hops.length === 1 ? normalizeIP(hops[0]!, subnet) : null;
   for (let i = hops.length - 1; i >= 0; i--) {
     const bytes = addressBytes(hops[i]!);

@@ -1,6 +1,12 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { incrementStoredCounter, parseStoredJSON, ttlSeconds, type LatchkeyOptions, type LogLevel } from "../src/index.ts";
+import {
+  incrementStoredCounter,
+  parseStoredJSON,
+  ttlSeconds,
+  type LatchkeyOptions,
+  type LogLevel,
+} from "../src/index.ts";
 import { testInstance } from "./support/instance.ts";
 import { mapStorage } from "./support/map-storage.ts";
 
@@ -22,7 +28,11 @@ describe("verification values in secondary storage", () => {
   it("stores verification:<identifier> as JSON with ISO dates until expiresAt; no row", async () => {
     const t = instance();
     const expiresAt = inMinutes(10);
-    const created = await t.ia.createVerificationValue({ identifier: "reset-password:abc", value: "user-1", expiresAt });
+    const created = await t.ia.createVerificationValue({
+      identifier: "reset-password:abc",
+      value: "user-1",
+      expiresAt,
+    });
     expect(created).toMatchObject({ identifier: "reset-password:abc", value: "user-1", expiresAt });
     expect(t.kv.json("verification:reset-password:abc")).toMatchObject({
       identifier: "reset-password:abc",
@@ -39,7 +49,9 @@ describe("verification values in secondary storage", () => {
   it("consumes once: of 20 concurrent consumers exactly one gets the value (getAndDelete)", async () => {
     const t = instance();
     await t.ia.createVerificationValue({ identifier: "otp:x", value: "123456", expiresAt: inMinutes(5) });
-    const results = await Promise.all(Array.from({ length: 20 }, () => t.ia.consumeVerificationValue("otp:x")));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => t.ia.consumeVerificationValue("otp:x")),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(t.kv.has("verification:otp:x")).toBe(false);
     expect(await t.ia.findVerificationValue("otp:x")).toBeNull();
@@ -61,10 +73,24 @@ describe("verification values in secondary storage", () => {
 
   it("an expired value is never returned, and a past expiry is never stored", async () => {
     const t = instance();
-    await t.ia.createVerificationValue({ identifier: "old", value: "v", expiresAt: new Date(Date.now() - 1000) });
+    await t.ia.createVerificationValue({
+      identifier: "old",
+      value: "v",
+      expiresAt: new Date(Date.now() - 1000),
+    });
     expect(t.kv.has("verification:old")).toBe(false);
     const now = new Date().toISOString();
-    await t.kv.raw("verification:stale", JSON.stringify({ identifier: "stale", value: "v", expiresAt: new Date(Date.now() - 1).toISOString(), createdAt: now, updatedAt: now }), 60);
+    await t.kv.raw(
+      "verification:stale",
+      JSON.stringify({
+        identifier: "stale",
+        value: "v",
+        expiresAt: new Date(Date.now() - 1).toISOString(),
+        createdAt: now,
+        updatedAt: now,
+      }),
+      60,
+    );
     expect(await t.ia.findVerificationValue("stale")).toBeNull();
     expect(await t.ia.consumeVerificationValue("stale")).toBeNull();
     expect(t.kv.has("verification:stale")).toBe(false);
@@ -73,7 +99,10 @@ describe("verification values in secondary storage", () => {
   it("update and delete by identifier act on the stored value", async () => {
     const t = instance();
     await t.ia.createVerificationValue({ identifier: "state:s", value: "one", expiresAt: inMinutes(5) });
-    const updated = await t.ia.updateVerificationByIdentifier("state:s", { value: "two", expiresAt: inMinutes(60) });
+    const updated = await t.ia.updateVerificationByIdentifier("state:s", {
+      value: "two",
+      expiresAt: inMinutes(60),
+    });
     expect(updated?.value).toBe("two");
     expect(t.kv.ttl("verification:state:s")).toBeGreaterThan(3500);
     expect((await t.ia.findVerificationValue("state:s"))?.value).toBe("two");
@@ -84,7 +113,11 @@ describe("verification values in secondary storage", () => {
 
   it("storeInDatabase: both stores; a consume clears both; a missing key falls back to the row", async () => {
     const t = instance({ verification: { storeInDatabase: true } });
-    const created = await t.ia.createVerificationValue({ identifier: "v:1", value: "x", expiresAt: inMinutes(5) });
+    const created = await t.ia.createVerificationValue({
+      identifier: "v:1",
+      value: "x",
+      expiresAt: inMinutes(5),
+    });
     expect(t.count("verification")).toBe(1);
     expect((t.kv.json("verification:v:1") as { id: string }).id).toBe(created?.id);
     await t.kv.storage.delete("verification:v:1");
@@ -100,7 +133,11 @@ describe("verification values in secondary storage", () => {
 describe("verification.storeIdentifier", () => {
   it('"hashed" stores SHA-256 base64url of the identifier (the reference hasher), in both stores', async () => {
     const t = instance({ verification: { storeInDatabase: true, storeIdentifier: "hashed" } });
-    await t.ia.createVerificationValue({ identifier: "reset-password:tok", value: "u", expiresAt: inMinutes(5) });
+    await t.ia.createVerificationValue({
+      identifier: "reset-password:tok",
+      value: "u",
+      expiresAt: inMinutes(5),
+    });
     const hashed = sha256url("reset-password:tok");
     expect(t.kv.has(`verification:${hashed}`)).toBe(true);
     expect(t.store.verification![0]!.identifier).toBe(hashed);
@@ -112,7 +149,17 @@ describe("verification.storeIdentifier", () => {
   it("finds a value stored plain before hashing was turned on", async () => {
     const t = instance({ verification: { storeIdentifier: "hashed" } });
     const now = new Date().toISOString();
-    await t.kv.raw("verification:legacy", JSON.stringify({ identifier: "legacy", value: "v", expiresAt: inMinutes(5).toISOString(), createdAt: now, updatedAt: now }), 300);
+    await t.kv.raw(
+      "verification:legacy",
+      JSON.stringify({
+        identifier: "legacy",
+        value: "v",
+        expiresAt: inMinutes(5).toISOString(),
+        createdAt: now,
+        updatedAt: now,
+      }),
+      300,
+    );
     expect((await t.ia.findVerificationValue("legacy"))?.value).toBe("v");
     expect((await t.ia.consumeVerificationValue("legacy"))?.value).toBe("v");
     expect(t.kv.keys()).toEqual([]);
@@ -121,12 +168,19 @@ describe("verification.storeIdentifier", () => {
   it("per-prefix overrides and a custom hash", async () => {
     const t = instance({
       verification: {
-        storeIdentifier: { default: "plain", overrides: { "otp:": "hashed", "custom:": { hash: async (id) => `h(${id})` } } },
+        storeIdentifier: {
+          default: "plain",
+          overrides: { "otp:": "hashed", "custom:": { hash: async (id) => `h(${id})` } },
+        },
       },
     });
-    for (const id of ["otp:1", "custom:2", "plain:3"]) await t.ia.createVerificationValue({ identifier: id, value: id, expiresAt: inMinutes(5) });
-    expect(t.kv.keys().sort()).toEqual([`verification:${sha256url("otp:1")}`, "verification:h(custom:2)", "verification:plain:3"].sort());
-    for (const id of ["otp:1", "custom:2", "plain:3"]) expect((await t.ia.findVerificationValue(id))?.value).toBe(id);
+    for (const id of ["otp:1", "custom:2", "plain:3"])
+      await t.ia.createVerificationValue({ identifier: id, value: id, expiresAt: inMinutes(5) });
+    expect(t.kv.keys().sort()).toEqual(
+      [`verification:${sha256url("otp:1")}`, "verification:h(custom:2)", "verification:plain:3"].sort(),
+    );
+    for (const id of ["otp:1", "custom:2", "plain:3"])
+      expect((await t.ia.findVerificationValue(id))?.value).toBe(id);
   });
 });
 

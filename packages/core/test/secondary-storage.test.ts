@@ -29,7 +29,12 @@ describe("sessions in secondary storage only (reference layout, core.md §2.5)",
     const t = await signedUp();
     expect(t.count("session")).toBe(0);
     const stored = t.kv.json(t.token) as StoredPair;
-    expect(stored.session).toMatchObject({ token: t.token, userId: t.userId, ipAddress: "127.0.0.1", userAgent: "" });
+    expect(stored.session).toMatchObject({
+      token: t.token,
+      userId: t.userId,
+      ipAddress: "127.0.0.1",
+      userAgent: "",
+    });
     expect(stored.session.id).toMatch(/^[A-Za-z0-9]{32}$/);
     // Dates are ISO strings, as JSON.stringify writes them in the reference.
     expect(stored.session.expiresAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -54,8 +59,25 @@ describe("sessions in secondary storage only (reference layout, core.md §2.5)",
     const now = Date.now();
     const iso = (ms: number) => new Date(ms).toISOString();
     const token = "RefWrittenToken0123456789abcdefAB";
-    const session = { id: "refSessionId0123456789abcdefABCD", ipAddress: "", userAgent: "curl", expiresAt: iso(now + WEEK * 1000), userId: t.userId, token, createdAt: iso(now), updatedAt: iso(now) };
-    const user = { name: "Ada", email: person.email, emailVerified: false, image: null, createdAt: iso(now), updatedAt: iso(now), id: t.userId };
+    const session = {
+      id: "refSessionId0123456789abcdefABCD",
+      ipAddress: "",
+      userAgent: "curl",
+      expiresAt: iso(now + WEEK * 1000),
+      userId: t.userId,
+      token,
+      createdAt: iso(now),
+      updatedAt: iso(now),
+    };
+    const user = {
+      name: "Ada",
+      email: person.email,
+      emailVerified: false,
+      image: null,
+      createdAt: iso(now),
+      updatedAt: iso(now),
+      id: t.userId,
+    };
     await t.kv.raw(token, JSON.stringify({ session, user }), 3600);
     const cookie = `better-auth.session_token=${encodeURIComponent(await signCookieValue(token, SECRET))}`;
     expect(await t.session(cookie)).toEqual({ session, user });
@@ -63,7 +85,12 @@ describe("sessions in secondary storage only (reference layout, core.md §2.5)",
 
   it("reads a corrupt or foreign value as no session, never a 500", async () => {
     const t = await signedUp();
-    for (const value of ["{not json", '"a string"', "[]", JSON.stringify({ session: { token: "x" }, user: {} })]) {
+    for (const value of [
+      "{not json",
+      '"a string"',
+      "[]",
+      JSON.stringify({ session: { token: "x" }, user: {} }),
+    ]) {
       await t.kv.raw(t.token, value, 60);
       const res = await t.request("/get-session", { headers: { cookie: t.cookie } });
       expect(res.status).toBe(200);
@@ -79,9 +106,15 @@ describe("sessions in secondary storage only (reference layout, core.md §2.5)",
     const out = await t.post("/sign-out", {}, { cookie: t.cookie });
     expect(out.status).toBe(200);
     expect(t.kv.has(t.token)).toBe(false);
-    expect(t.kv.json(`active-sessions-${t.userId}`)).toEqual([{ token: secondToken, expiresAt: expect.any(Number) }]);
+    expect(t.kv.json(`active-sessions-${t.userId}`)).toEqual([
+      { token: secondToken, expiresAt: expect.any(Number) },
+    ]);
     expect(await t.session()).toBeNull();
-    await t.post("/revoke-sessions", {}, { cookie: cookiePair(findCookie(second, "better-auth.session_token")!) });
+    await t.post(
+      "/revoke-sessions",
+      {},
+      { cookie: cookiePair(findCookie(second, "better-auth.session_token")!) },
+    );
     expect(t.kv.keys()).toEqual([]);
   });
 
@@ -101,7 +134,9 @@ describe("sessions in secondary storage only (reference layout, core.md §2.5)",
     expect(Date.parse(body.session.expiresAt)).toBeGreaterThan(Date.parse(before));
     const stored = t.kv.json(t.token) as StoredPair;
     expect(stored.session.expiresAt).toBe(body.session.expiresAt);
-    expect(t.kv.json(`active-sessions-${t.userId}`)).toEqual([{ token: t.token, expiresAt: Date.parse(body.session.expiresAt) }]);
+    expect(t.kv.json(`active-sessions-${t.userId}`)).toEqual([
+      { token: t.token, expiresAt: Date.parse(body.session.expiresAt) },
+    ]);
   });
 
   it("update-user rewrites the user inside every stored session", async () => {
@@ -126,7 +161,9 @@ describe("sessions in secondary storage only (reference layout, core.md §2.5)",
     expect(t.kv.has(tokens[1]!)).toBe(false);
     await t.post("/revoke-other-sessions", {}, { cookie: t.cookie });
     expect(t.kv.has(tokens[2]!)).toBe(false);
-    expect(t.kv.json(`active-sessions-${t.userId}`)).toEqual([{ token: t.token, expiresAt: expect.any(Number) }]);
+    expect(t.kv.json(`active-sessions-${t.userId}`)).toEqual([
+      { token: t.token, expiresAt: expect.any(Number) },
+    ]);
   });
 
   it("deleteUser clears the stored sessions without touching a session table", async () => {
@@ -142,7 +179,11 @@ describe("sessions in secondary storage only (reference layout, core.md §2.5)",
     expect(schema.session?.disableMigration).toBe(true);
     expect(schema.verification?.disableMigration).toBe(true);
     expect(schema.session?.fields.expiresAt?.type).toBe("date");
-    const both = testInstance({ secondaryStorage: mapStorage().storage, session: { storeSessionInDatabase: true }, verification: { storeInDatabase: true } });
+    const both = testInstance({
+      secondaryStorage: mapStorage().storage,
+      session: { storeSessionInDatabase: true },
+      verification: { storeInDatabase: true },
+    });
     expect(both.auth.$context.schema.session?.disableMigration).toBe(false);
     expect(both.auth.$context.schema.verification?.disableMigration).toBe(false);
     expect(testInstance().auth.$context.secondaryStorage).toBeUndefined();

@@ -74,7 +74,8 @@ export function redisStorage(config: RedisStorageConfig): RedisStorage {
     },
 
     async increment(key, ttl) {
-      if (!Number.isInteger(ttl) || ttl <= 0) throw new TypeError("Redis storage increment ttl must be a positive integer");
+      if (!Number.isInteger(ttl) || ttl <= 0)
+        throw new TypeError("Redis storage increment ttl must be a positive integer");
       return Number(await increment(prefixed(key), ttl));
     },
 

@@ -39,7 +39,10 @@ function cluster(options: Partial<LatchkeyOptions> = {}) {
 }
 
 const cookieOf = (res: Response): string =>
-  res.headers.getSetCookie().find((c) => c.startsWith("better-auth.session_token="))!.split(";")[0]!;
+  res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("better-auth.session_token="))!
+    .split(";")[0]!;
 
 describe("sessions through auth.handler on a real Redis", () => {
   it("a session made on one node is served and ended by another; Redis holds the reference keys", async () => {
@@ -79,10 +82,16 @@ describe("verification values and rate limits on a real Redis", () => {
   it("a single-use value is consumed by exactly one of 25 concurrent callers across two nodes", async () => {
     const c = cluster();
     const expiresAt = new Date(Date.now() + 60_000);
-    await c.a.$context.internalAdapter.createVerificationValue({ identifier: "reset-password:tok", value: "u1", expiresAt });
+    await c.a.$context.internalAdapter.createVerificationValue({
+      identifier: "reset-password:tok",
+      value: "u1",
+      expiresAt,
+    });
     expect(await redis.client.ttl(c.key("verification:reset-password:tok"))).toBeGreaterThan(55);
     const results = await Promise.all(
-      Array.from({ length: 25 }, (_, i) => (i % 2 ? c.a : c.b).$context.internalAdapter.consumeVerificationValue("reset-password:tok")),
+      Array.from({ length: 25 }, (_, i) =>
+        (i % 2 ? c.a : c.b).$context.internalAdapter.consumeVerificationValue("reset-password:tok"),
+      ),
     );
     expect(results.filter(Boolean).map((r) => r?.value)).toEqual(["u1"]);
     expect(await redis.client.exists(c.key("verification:reset-password:tok"))).toBe(0);
@@ -93,7 +102,10 @@ describe("verification values and rate limits on a real Redis", () => {
     const ip = { "x-forwarded-for": "203.0.113.7" };
     const statuses: number[] = [];
     for (const auth of [c.a, c.b, c.a, c.b]) {
-      statuses.push((await c.post(auth, "/sign-in/email", { email: person.email, password: "wrong-password" }, ip)).status);
+      statuses.push(
+        (await c.post(auth, "/sign-in/email", { email: person.email, password: "wrong-password" }, ip))
+          .status,
+      );
     }
     expect(statuses).toEqual([401, 401, 401, 429]);
     const key = c.key("203.0.113.7|/sign-in/email");

@@ -56,7 +56,12 @@ describe("rate limit on Redis", () => {
   it("a counter left in the 1.0 JSON format is replaced on its next request and restarts that window once", async () => {
     const { send, key } = nodes(1);
     const stored = key("192.0.2.9|/ok");
-    await redis.client.set(stored, JSON.stringify({ key: "192.0.2.9|/ok", count: 50, lastRequest: Date.now() }), "EX", 60);
+    await redis.client.set(
+      stored,
+      JSON.stringify({ key: "192.0.2.9|/ok", count: 50, lastRequest: Date.now() }),
+      "EX",
+      60,
+    );
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await send(0, "192.0.2.9")).status);
     expect(statuses).toEqual([...Array<number>(10).fill(200), 429]);
@@ -66,7 +71,12 @@ describe("rate limit on Redis", () => {
 
   it("a parallel burst onto a 1.0 JSON counter still lets at most a window's worth through", async () => {
     const { send, key } = nodes(1);
-    await redis.client.set(key("192.0.2.10|/ok"), JSON.stringify({ key: "192.0.2.10|/ok", count: 3, lastRequest: 1 }), "EX", 60);
+    await redis.client.set(
+      key("192.0.2.10|/ok"),
+      JSON.stringify({ key: "192.0.2.10|/ok", count: 3, lastRequest: 1 }),
+      "EX",
+      60,
+    );
     const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => send(i, "192.0.2.10")));
     const allowed = responses.filter((r) => r.status === 200).length;
     expect(responses.filter((r) => r.status !== 200 && r.status !== 429)).toEqual([]);

@@ -98,7 +98,8 @@ describe("increment(key, ttl): atomic, TTL only at creation", () => {
     const { storage } = fresh();
     await storage.set("json", JSON.stringify({ key: "k", count: 1, lastRequest: 1 }), 60);
     await expect(storage.increment("json", 10)).rejects.toThrow(/not an integer/);
-    for (const ttl of [0, -1, 1.5, Number.NaN]) await expect(storage.increment("x", ttl)).rejects.toThrow(TypeError);
+    for (const ttl of [0, -1, 1.5, Number.NaN])
+      await expect(storage.increment("x", ttl)).rejects.toThrow(TypeError);
   });
 
   it("sends the script body when the server does not have it cached (NOSCRIPT), then uses EVALSHA", async () => {
@@ -124,7 +125,8 @@ describe("getAndDelete(key): one winner", () => {
     // Only the server's answer is simulated: GETDEL refused as an unknown command.
     const old = new Proxy(redis.client, {
       get(target, property, receiver) {
-        if (property === "getdel") return async () => Promise.reject(new Error("ERR unknown command 'getdel'"));
+        if (property === "getdel")
+          return async () => Promise.reject(new Error("ERR unknown command 'getdel'"));
         const value: unknown = Reflect.get(target, property, receiver);
         return typeof value === "function" ? value.bind(target) : value;
       },

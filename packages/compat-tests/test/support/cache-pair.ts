@@ -24,7 +24,7 @@ const cacheWriter: LatchkeyPlugin = {
     createRouter().add(
       "writeCookieCache",
       endpoint("/test/write-cookie-cache", { method: "POST" }, async (ctx) => {
-        await setCookieCache(ctx, ctx.body as SessionWithUser, false);
+        await setCookieCache(ctx, ctx.body as unknown as SessionWithUser, false);
         return null;
       }),
     ),

@@ -7,7 +7,10 @@ import { BASE_URL, SECRET, url, type Handler } from "./instances.ts";
 import { openSqlite, tempDatabaseFile, type SqliteConnection } from "./sqlite.ts";
 
 /** The options both sides get, with rate limiting switched on. */
-export type RateLimitSetup = Pick<LatchkeyOptions, "rateLimit" | "advanced" | "secondaryStorage" | "disabledPaths">;
+export type RateLimitSetup = Pick<
+  LatchkeyOptions,
+  "rateLimit" | "advanced" | "secondaryStorage" | "disabledPaths"
+>;
 
 /** Reference and Latchkey with the same rate-limit options on one SQLite file. */
 export interface RatePair {
@@ -37,7 +40,9 @@ export async function ratePair(setup: RateLimitSetup = {}): Promise<RatePair> {
     rateLimit: { enabled: true, ...setup.rateLimit },
   };
   const referenceDb = openSqlite(file);
-  const referenceOptions = { ...shared, database: referenceDb, logger: { disabled: true } } as Parameters<typeof betterAuth>[0];
+  const referenceOptions = { ...shared, database: referenceDb, logger: { disabled: true } } as Parameters<
+    typeof betterAuth
+  >[0];
   await (await getMigrations(referenceOptions)).runMigrations();
   const reference = betterAuth(referenceOptions);
   const latchkeyDb = openSqlite(file);
@@ -116,7 +121,8 @@ export function sharedKV(options: { increment?: boolean } = {}) {
   if (options.increment !== false) {
     storage.increment = (key, ttl) => {
       const entry = live(key);
-      if (entry && !/^-?\d+$/.test(entry.value)) throw new Error("ERR value is not an integer or out of range");
+      if (entry && !/^-?\d+$/.test(entry.value))
+        throw new Error("ERR value is not an integer or out of range");
       const next = (entry ? Number(entry.value) : 0) + 1;
       data.set(key, { value: String(next), expiresAt: entry ? entry.expiresAt : Date.now() + ttl * 1000 });
       return next;
@@ -124,5 +130,9 @@ export function sharedKV(options: { increment?: boolean } = {}) {
   } else {
     delete storage.getAndDelete;
   }
-  return { storage, value: (key: string) => live(key)?.value, put: (key: string, value: string, ttl: number) => storage.set(key, value, ttl) };
+  return {
+    storage,
+    value: (key: string) => live(key)?.value,
+    put: (key: string, value: string, ttl: number) => storage.set(key, value, ttl),
+  };
 }

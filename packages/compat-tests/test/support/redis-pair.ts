@@ -22,7 +22,10 @@ return value
  * when a TTL is given, GETDEL, and INCR + EXPIRE-on-first in a Lua script. Kept apart from
  * Latchkey's package so the test shows the two agree on keys rather than assuming it.
  */
-export function referenceRedisStorage(client: Redis, keyPrefix: string): NonNullable<BetterAuthOptions["secondaryStorage"]> {
+export function referenceRedisStorage(
+  client: Redis,
+  keyPrefix: string,
+): NonNullable<BetterAuthOptions["secondaryStorage"]> {
   const key = (k: string) => `${keyPrefix}${k}`;
   return {
     get: (k) => client.get(key(k)),
@@ -70,12 +73,19 @@ export async function createRedisPair(
   const redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 2 });
   const keyPrefix = `latchkey-compat:${randomUUID()}:`;
   const referenceDb = openSqlite(file);
-  const common = { secret: SECRET, baseURL: BASE_URL, emailAndPassword: { enabled: true }, logger: { disabled: true } };
+  const common = {
+    secret: SECRET,
+    baseURL: BASE_URL,
+    emailAndPassword: { enabled: true },
+    logger: { disabled: true },
+  };
   const { session, verification, rateLimit } = shared;
   const referenceOptions: BetterAuthOptions = {
     ...common,
     database: referenceDb,
-    secondaryStorage: atomic ? referenceRedisStorage(redis, keyPrefix) : withoutAtomics(referenceRedisStorage(redis, keyPrefix)),
+    secondaryStorage: atomic
+      ? referenceRedisStorage(redis, keyPrefix)
+      : withoutAtomics(referenceRedisStorage(redis, keyPrefix)),
     rateLimit: rateLimit ?? { enabled: false },
     ...(session ? { session } : {}),
     ...(verification ? { verification } : {}),
@@ -87,7 +97,9 @@ export async function createRedisPair(
   const latchkeyAuth = createAuth({
     ...common,
     database: kyselyAdapter(latchkeyDb),
-    secondaryStorage: atomic ? redisStorage({ client: redis, keyPrefix }) : withoutAtomics(redisStorage({ client: redis, keyPrefix })),
+    secondaryStorage: atomic
+      ? redisStorage({ client: redis, keyPrefix })
+      : withoutAtomics(redisStorage({ client: redis, keyPrefix })),
     ...(rateLimit ? { rateLimit } : {}),
     ...(session ? { session } : {}),
     ...(verification ? { verification } : {}),

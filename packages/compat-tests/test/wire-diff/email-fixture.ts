@@ -35,6 +35,7 @@ export function createOutbox() {
     sendDeleteAccountVerification: sender("delete"),
   };
 }
+/** The senders and recorded mails of one side. */
 export type Outbox = ReturnType<typeof createOutbox>;
 
 /** Every mail flow on, with the outbox's senders: the options of the main email table. */
@@ -75,6 +76,7 @@ export const OTHER = {
   email: "other@example.com",
   token: "OtherSessionToken000000000000001",
 };
+/** The signed session cookie of {@link OTHER}. */
 export const OTHER_COOKIE = `${SESSION_COOKIE}=${signCookieValue(OTHER.token)}`;
 /** The address the seeded user moves to. */
 export const NEW_EMAIL = "seed.new@example.com";
@@ -84,11 +86,12 @@ export const DELETE_TOKEN = "knowndeletetoken0000000000000001";
 
 const iso = (msFromNow = 0): string => new Date(Date.now() + msFromNow).toISOString();
 
+/** The id of the seeded user (the fixture does not carry it). */
 export const seedUserId = (db: SqliteConnection, f: Fixture): string =>
   (db.prepare('SELECT "id" FROM "user" WHERE "email" = ?').all([f.email])[0] as { id: string }).id;
 
-/** Stores a verification row as the reference writes it (dates as ISO text on SQLite). */
 let rows = 0;
+/** Stores a verification row as the reference writes it (dates as ISO text on SQLite). */
 export function insertVerification(
   db: SqliteConnection,
   identifier: string,
@@ -120,6 +123,7 @@ export function insertOtherUser(db: SqliteConnection, email = OTHER.email): void
   ]);
 }
 
+/** Marks the seeded user's email verified. */
 export const setSeedVerified = (db: SqliteConnection, f: Fixture): void => {
   db.prepare('UPDATE "user" SET "emailVerified" = 1 WHERE "email" = ?').run([f.email]);
 };

@@ -35,7 +35,12 @@ export interface SecondaryStorage {
  * reference floors, so a value is never kept past its expiry.
  */
 export function ttlSeconds(expiresAt: Date | number | string, now: number = Date.now()): number {
-  const ms = expiresAt instanceof Date ? expiresAt.getTime() : typeof expiresAt === "number" ? expiresAt : Date.parse(expiresAt);
+  const ms =
+    expiresAt instanceof Date
+      ? expiresAt.getTime()
+      : typeof expiresAt === "number"
+        ? expiresAt
+        : Date.parse(expiresAt);
   if (!Number.isFinite(ms)) return 0;
   return Math.max(Math.floor((ms - now) / 1000), 0);
 }
@@ -64,7 +69,10 @@ const warned = new WeakSet<SecondaryStorage>();
 export function warnNonAtomicStorage(storage: SecondaryStorage, logger: Logger | undefined): void {
   if (warned.has(storage)) return;
   warned.add(storage);
-  const missing = [storage.getAndDelete ? null : "getAndDelete(key)", storage.increment ? null : "increment(key, ttl)"]
+  const missing = [
+    storage.getAndDelete ? null : "getAndDelete(key)",
+    storage.increment ? null : "increment(key, ttl)",
+  ]
     .filter(Boolean)
     .join(" and ");
   logger?.warn(
@@ -77,7 +85,11 @@ export function warnNonAtomicStorage(storage: SecondaryStorage, logger: Logger |
  * Reads and removes `key` in one step when the store can (`getAndDelete`); otherwise get, then
  * delete, after the one-time warning.
  */
-export async function takeStoredValue(storage: SecondaryStorage, key: string, logger?: Logger): Promise<unknown> {
+export async function takeStoredValue(
+  storage: SecondaryStorage,
+  key: string,
+  logger?: Logger,
+): Promise<unknown> {
   if (storage.getAndDelete) return storage.getAndDelete(key);
   warnNonAtomicStorage(storage, logger);
   const value = await storage.get(key);
@@ -100,7 +112,8 @@ export async function incrementStoredCounter(
   if (storage.increment) return Number(await storage.increment(key, ttl));
   warnNonAtomicStorage(storage, logger);
   const raw = await storage.get(key);
-  const current = typeof raw === "number" ? raw : typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : 0;
+  const current =
+    typeof raw === "number" ? raw : typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : 0;
   const next = current + 1;
   await storage.set(key, String(next), ttl);
   return next;

@@ -51,7 +51,12 @@ export interface StoreRouting {
 /** Resolves `secondaryStorage`, `session.*InDatabase` and `verification.store*` into a routing. */
 export function resolveStoreRouting(options: LatchkeyOptions, logger?: Logger): StoreRouting {
   const storage = options.secondaryStorage;
-  if (storage && (typeof storage.get !== "function" || typeof storage.set !== "function" || typeof storage.delete !== "function")) {
+  if (
+    storage &&
+    (typeof storage.get !== "function" ||
+      typeof storage.set !== "function" ||
+      typeof storage.delete !== "function")
+  ) {
     throw new TypeError("secondaryStorage needs get(key), set(key, value, ttl) and delete(key) functions.");
   }
   return {
@@ -71,7 +76,10 @@ export function resolveStoreRouting(options: LatchkeyOptions, logger?: Logger): 
  */
 export function markStorageOnlyTables(schema: ResolvedSchema, routing: StoreRouting): ResolvedSchema {
   const out: ResolvedSchema = { ...schema };
-  const storageOnly = [routing.sessionInDatabase ? null : "session", routing.verificationInDatabase ? null : "verification"];
+  const storageOnly = [
+    routing.sessionInDatabase ? null : "session",
+    routing.verificationInDatabase ? null : "verification",
+  ];
   for (const model of storageOnly) {
     const def = model ? out[model] : undefined;
     if (model && def) out[model] = { ...def, disableMigration: true };

@@ -48,7 +48,10 @@ export function databaseStorage(deps: DatabaseStorageDeps): RateLimitConsumeStor
     prunedAt = t;
     try {
       const cutoff = t - longest * 1000;
-      await adapter.deleteMany({ model: MODEL, where: [{ field: "lastRequest", operator: "lt", value: cutoff }] });
+      await adapter.deleteMany({
+        model: MODEL,
+        where: [{ field: "lastRequest", operator: "lt", value: cutoff }],
+      });
     } catch (error) {
       logger.error("Could not prune rate-limit rows", error);
     }
@@ -78,7 +81,11 @@ export function databaseStorage(deps: DatabaseStorageDeps): RateLimitConsumeStor
         if (t - row.lastRequest >= windowMs) {
           const restarted = await adapter.incrementOne({
             model: MODEL,
-            where: [byKey(key), { field: "count", value: row.count }, { field: "lastRequest", value: row.lastRequest }],
+            where: [
+              byKey(key),
+              { field: "count", value: row.count },
+              { field: "lastRequest", value: row.lastRequest },
+            ],
             increment: {},
             set: { count: 1, lastRequest: t },
           });

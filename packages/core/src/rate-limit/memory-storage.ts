@@ -23,7 +23,9 @@ export interface MemoryStorageOptions {
  * happen with no `await` in between, so each request is one atomic step on a single event
  * loop; other processes do not see these counters (use database or secondary storage then).
  */
-export function memoryStorage(options: MemoryStorageOptions = {}): RateLimitConsumeStorage & { readonly size: number } {
+export function memoryStorage(
+  options: MemoryStorageOptions = {},
+): RateLimitConsumeStorage & { readonly size: number } {
   const now = options.now ?? ((): number => Date.now());
   const maxEntries = options.maxEntries ?? MAX_ENTRIES;
   const entries = new Map<string, Entry>();

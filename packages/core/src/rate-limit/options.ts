@@ -42,7 +42,10 @@ export type RateLimitStorage = RateLimitConsumeStorage | RateLimitGetSetStorage;
 export type RateLimitCustomRule =
   | RateLimitRule
   | false
-  | ((request: Request, currentRule: RateLimitRule) => RateLimitRule | false | Promise<RateLimitRule | false>);
+  | ((
+      request: Request,
+      currentRule: RateLimitRule,
+    ) => RateLimitRule | false | Promise<RateLimitRule | false>);
 
 /** `rateLimit` option group, with the reference's names and defaults. */
 export interface RateLimitOptions {

@@ -61,7 +61,11 @@ export interface RuleTable {
  * the first matching `customRules` key (`false`, or a function returning `false`, lifts the
  * limit; a function returning nothing keeps the rule so far).
  */
-export async function resolveRule(table: RuleTable, path: string, request: Request): Promise<RateLimitRule | null> {
+export async function resolveRule(
+  table: RuleTable,
+  path: string,
+  request: Request,
+): Promise<RateLimitRule | null> {
   let rule: RateLimitRule = table.base;
   const special = SPECIAL_RULES.find((r) => r.pathMatcher(path));
   if (special) rule = { window: special.window, max: special.max };

@@ -75,7 +75,9 @@ export function secondaryStorageStore(
       if (storage.increment) {
         // Stores such as Redis take whole seconds above 0 (EXPIRE); a fractional window rounds up.
         const count = await counted(key, Math.max(1, Math.ceil(rule.window)));
-        return count <= rule.max ? { allowed: true, retryAfter: null } : { allowed: false, retryAfter: rule.window };
+        return count <= rule.max
+          ? { allowed: true, retryAfter: null }
+          : { allowed: false, retryAfter: rule.window };
       }
       warnNonAtomicStorage(storage, logger);
       const raw = await storage.get(key);

@@ -37,7 +37,11 @@ function customStore(custom: RateLimitStorage, now: () => number): RateLimitCons
  * `"secondary-storage"` when `secondaryStorage` is set, else `"memory"`). Misconfiguration is
  * refused here, at `createAuth`, not discovered by a request.
  */
-export function selectStorage(auth: AuthContext, windows: number[], now: () => number = () => Date.now()): RateLimitConsumeStorage {
+export function selectStorage(
+  auth: AuthContext,
+  windows: number[],
+  now: () => number = () => Date.now(),
+): RateLimitConsumeStorage {
   const options = auth.options.rateLimit ?? {};
   if (options.customStorage) return customStore(options.customStorage, now);
   const secondary = auth.options.secondaryStorage;
@@ -46,7 +50,8 @@ export function selectStorage(auth: AuthContext, windows: number[], now: () => n
     throw new TypeError(`rateLimit.storage must be one of ${STORAGES.map((s) => `"${s}"`).join(", ")}.`);
   }
   if (kind === "secondary-storage") {
-    if (!secondary) throw new TypeError('rateLimit.storage "secondary-storage" needs the `secondaryStorage` option.');
+    if (!secondary)
+      throw new TypeError('rateLimit.storage "secondary-storage" needs the `secondaryStorage` option.');
     return secondaryStorageStore(secondary, auth.logger, now);
   }
   if (kind === "database") {

@@ -33,7 +33,11 @@ describe("200 parallel requests against a limit of 10", () => {
 
   it("secondary storage: a parallel burst onto a counter left in the 1.0 JSON format errs on no request", async () => {
     const kv = redisLikeStorage();
-    kv.put("203.0.113.7|/ok", JSON.stringify({ key: "203.0.113.7|/ok", count: 99, lastRequest: Date.now() }), 60);
+    kv.put(
+      "203.0.113.7|/ok",
+      JSON.stringify({ key: "203.0.113.7|/ok", count: 99, lastRequest: Date.now() }),
+      60,
+    );
     const tally = await burst({ secondaryStorage: kv.storage });
     // Racing replacements can each restart the count once (spec: "restarts that window once").
     expect(Object.keys(tally).sort()).toEqual(["200", "429"]);

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createAuth, getClientIP, memoryAdapter, normalizeIP, type IPAddressOptions, type Row } from "../../src/index.ts";
+import {
+  createAuth,
+  getClientIP,
+  memoryAdapter,
+  normalizeIP,
+  type IPAddressOptions,
+  type Row,
+} from "../../src/index.ts";
 import { BASE, limitedInstance, SECRET } from "./instance.ts";
 
 afterEach(() => vi.unstubAllEnvs());
@@ -73,14 +80,22 @@ describe("getClientIP", () => {
 
   it("tries ipAddressHeaders in order, skipping headers that yield nothing", () => {
     production();
-    const headers = { "cf-connecting-ip": "not-an-ip", "x-client-ip": "2001:db8::9", "x-forwarded-for": "203.0.113.7" };
-    expect(ip(headers, { ipAddressHeaders: ["cf-connecting-ip", "x-client-ip", "x-forwarded-for"] })).toBe(V6_A);
+    const headers = {
+      "cf-connecting-ip": "not-an-ip",
+      "x-client-ip": "2001:db8::9",
+      "x-forwarded-for": "203.0.113.7",
+    };
+    expect(ip(headers, { ipAddressHeaders: ["cf-connecting-ip", "x-client-ip", "x-forwarded-for"] })).toBe(
+      V6_A,
+    );
     expect(ip(headers, { ipAddressHeaders: ["x-forwarded-for", "x-client-ip"] })).toBe("203.0.113.7");
     expect(ip(headers, { ipAddressHeaders: ["cf-connecting-ip"] })).toBeNull();
   });
 
   it("ipv6Subnet and disableIpTracking", () => {
-    expect(ip({ "x-forwarded-for": "2001:db8::abcd:1" }, { ipv6Subnet: 128 })).toBe("2001:0db8:0000:0000:0000:0000:abcd:0001");
+    expect(ip({ "x-forwarded-for": "2001:db8::abcd:1" }, { ipv6Subnet: 128 })).toBe(
+      "2001:0db8:0000:0000:0000:0000:abcd:0001",
+    );
     expect(ip({ "x-forwarded-for": "203.0.113.7" }, { disableIpTracking: true })).toBeNull();
   });
 
@@ -108,7 +123,12 @@ describe("getClientIP", () => {
   it("an invalid trustedProxies entry is refused at createAuth", () => {
     for (const bad of ["10.0.0.0/33", "nope", "10.0.0.0/", "2001:db8::/129", "10.0.0.0/8x"]) {
       expect(() =>
-        createAuth({ database: memoryAdapter(), secret: SECRET, baseURL: BASE, advanced: { ipAddress: { trustedProxies: [bad] } } }),
+        createAuth({
+          database: memoryAdapter(),
+          secret: SECRET,
+          baseURL: BASE,
+          advanced: { ipAddress: { trustedProxies: [bad] } },
+        }),
       ).toThrow(TypeError);
     }
   });
@@ -128,8 +148,12 @@ describe("the rate-limit key", () => {
     ]);
     const third = await send("/sign-in/email", { ip: "2001:db8::3", method: "POST", body: "{}" });
     expect(third.status).toBe(400);
-    expect((await send("/sign-in/email", { ip: "2001:db8::4", method: "POST", body: "{}" })).status).toBe(429);
-    expect((await send("/sign-in/email", { ip: "2001:db8:0:1::4", method: "POST", body: "{}" })).status).toBe(400);
+    expect((await send("/sign-in/email", { ip: "2001:db8::4", method: "POST", body: "{}" })).status).toBe(
+      429,
+    );
+    expect((await send("/sign-in/email", { ip: "2001:db8:0:1::4", method: "POST", body: "{}" })).status).toBe(
+      400,
+    );
   });
 
   it("with trusted proxies the key is the client behind them", async () => {
@@ -146,7 +170,8 @@ describe("the rate-limit key", () => {
     production();
     const { store, send, logs } = limitedInstance({ rateLimit: { storage: "database", max: 2 } });
     const statuses = [];
-    for (const ip of [null, "198.51.100.1, 203.0.113.7", "junk"]) statuses.push((await send("/ok", { ip })).status);
+    for (const ip of [null, "198.51.100.1, 203.0.113.7", "junk"])
+      statuses.push((await send("/ok", { ip })).status);
     expect(statuses).toEqual([200, 200, 429]);
     expect(rows(store)).toEqual([["no-trusted-ip|/ok", 2]]);
     expect(logs.filter((l) => l.message.includes("could not determine a client IP"))).toHaveLength(1);

@@ -31,7 +31,8 @@ export function redisLikeStorage(options: { increment?: boolean } = {}) {
     storage.increment = async (key, ttl) => {
       calls.push(`increment ${key} ${ttl}`);
       const entry = live(key);
-      if (entry && !/^-?\d+$/.test(entry.value)) throw new Error("ERR value is not an integer or out of range");
+      if (entry && !/^-?\d+$/.test(entry.value))
+        throw new Error("ERR value is not an integer or out of range");
       const next = (entry ? Number(entry.value) : 0) + 1;
       data.set(key, { value: String(next), expiresAt: entry ? entry.expiresAt : Date.now() + ttl * 1000 });
       return next;
@@ -45,6 +46,7 @@ export function redisLikeStorage(options: { increment?: boolean } = {}) {
       const at = live(key)?.expiresAt;
       return at === undefined ? undefined : at === null ? null : Math.round((at - Date.now()) / 1000);
     },
-    put: (key: string, value: string, ttl?: number) => data.set(key, { value, expiresAt: ttl ? Date.now() + ttl * 1000 : null }),
+    put: (key: string, value: string, ttl?: number) =>
+      data.set(key, { value, expiresAt: ttl ? Date.now() + ttl * 1000 : null }),
   };
 }

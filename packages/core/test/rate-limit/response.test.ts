@@ -25,7 +25,9 @@ describe("the 429 (reference core.md §11.2)", () => {
   it("X-Retry-After counts down to the end of the window, rounded up", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(1_700_000_000_000);
-    const { send, statuses } = limitedInstance({ rateLimit: { customRules: { "/ok": { window: 60, max: 2 } } } });
+    const { send, statuses } = limitedInstance({
+      rateLimit: { customRules: { "/ok": { window: 60, max: 2 } } },
+    });
     expect(await statuses(2, "/ok")).toEqual([200, 200]);
     vi.setSystemTime(1_700_000_000_000 + 12_300);
     expect((await send("/ok")).headers.get("x-retry-after")).toBe("48");
@@ -41,7 +43,8 @@ describe("where the limiter runs in the pipeline", () => {
     expect(await statuses(3, "/ok", { method: "HEAD" })).toEqual([404, 404, 429]);
     // Requests outside basePath are keyed by their full path.
     const { auth } = limitedInstance({ rateLimit: { max: 1 } });
-    const outside = () => auth.handler(new Request(`${BASE}/elsewhere`, { headers: { "x-forwarded-for": CLIENT_IP } }));
+    const outside = () =>
+      auth.handler(new Request(`${BASE}/elsewhere`, { headers: { "x-forwarded-for": CLIENT_IP } }));
     expect([(await outside()).status, (await outside()).status]).toEqual([404, 429]);
   });
 
@@ -78,7 +81,12 @@ describe("enabled", () => {
   const burst = async (handler: (r: Request) => Promise<Response>, n: number) => {
     const out: number[] = [];
     for (let i = 0; i < n; i++) {
-      const res = await handler(new Request(`${BASE}/api/auth/sign-in/email`, { method: "POST", headers: { "x-forwarded-for": CLIENT_IP } }));
+      const res = await handler(
+        new Request(`${BASE}/api/auth/sign-in/email`, {
+          method: "POST",
+          headers: { "x-forwarded-for": CLIENT_IP },
+        }),
+      );
       out.push(res.status);
     }
     return out;

@@ -57,9 +57,18 @@ describe("precedence: default < special < first plugin < customRules", () => {
   ];
 
   it("a plugin rule overrides the special rule; the first plugin with a match wins", async () => {
-    expect(await resolveRule(table({ plugins: [pluginA, pluginB] }), "/sign-in/email", request)).toEqual({ window: 5, max: 50 });
-    expect(await resolveRule(table({ plugins: [pluginB, pluginA] }), "/sign-in/email", request)).toEqual({ window: 8, max: 80 });
-    expect(await resolveRule(table({ plugins: [pluginB] }), "/other", request)).toEqual({ window: 7, max: 70 });
+    expect(await resolveRule(table({ plugins: [pluginA, pluginB] }), "/sign-in/email", request)).toEqual({
+      window: 5,
+      max: 50,
+    });
+    expect(await resolveRule(table({ plugins: [pluginB, pluginA] }), "/sign-in/email", request)).toEqual({
+      window: 8,
+      max: 80,
+    });
+    expect(await resolveRule(table({ plugins: [pluginB] }), "/other", request)).toEqual({
+      window: 7,
+      max: 70,
+    });
   });
 
   it("customRules override plugin rules; exact keys match only their path", async () => {
@@ -69,7 +78,9 @@ describe("precedence: default < special < first plugin < customRules", () => {
   });
 
   it("`false` lifts the limit", async () => {
-    expect(await resolveRule(table({ custom: custom([false], ["/sign-in/email"]) }), "/sign-in/email", request)).toBeNull();
+    expect(
+      await resolveRule(table({ custom: custom([false], ["/sign-in/email"]) }), "/sign-in/email", request),
+    ).toBeNull();
   });
 
   it("a function gets the request and the rule so far; false lifts it, nothing keeps it", async () => {
@@ -84,14 +95,24 @@ describe("precedence: default < special < first plugin < customRules", () => {
     const vip = new Request(request.url, { headers: { "x-vip": "1" } });
     expect(await resolveRule(t, "/sign-up/email", vip)).toBeNull();
     const nothing = (() => undefined) as unknown as () => false;
-    expect(await resolveRule(table({ custom: custom([nothing], ["/sign-up/email"]) }), "/sign-up/email", request)).toEqual({
+    expect(
+      await resolveRule(table({ custom: custom([nothing], ["/sign-up/email"]) }), "/sign-up/email", request),
+    ).toEqual({
       window: 10,
       max: 3,
     });
   });
 
   it("the first matching customRules key wins, in insertion order", async () => {
-    const t = table({ custom: custom([{ window: 1, max: 1 }, { window: 2, max: 2 }], ["/a/*", "/a/b"]) });
+    const t = table({
+      custom: custom(
+        [
+          { window: 1, max: 1 },
+          { window: 2, max: 2 },
+        ],
+        ["/a/*", "/a/b"],
+      ),
+    });
     expect(await resolveRule(t, "/a/b", request)).toEqual({ window: 1, max: 1 });
   });
 });
@@ -150,7 +171,10 @@ describe("rules through auth.handler", () => {
   });
 
   it("a plugin's rule applies to its paths", async () => {
-    const plugin: LatchkeyPlugin = { id: "p", rateLimit: [{ window: 60, max: 1, pathMatcher: (p) => p === "/ok" }] };
+    const plugin: LatchkeyPlugin = {
+      id: "p",
+      rateLimit: [{ window: 60, max: 1, pathMatcher: (p) => p === "/ok" }],
+    };
     const { statuses } = limitedInstance({ plugins: [plugin] });
     expect(await statuses(2, "/ok")).toEqual([200, 429]);
   });
@@ -161,7 +185,8 @@ describe("rules through auth.handler", () => {
         customRules: {
           "/ok": { window: 60, max: 2 },
           "/sign-in/*": false,
-          "/get-*": (req) => (req.headers.get("x-tier") === "gold" ? { window: 60, max: 5 } : { window: 60, max: 1 }),
+          "/get-*": (req) =>
+            req.headers.get("x-tier") === "gold" ? { window: 60, max: 5 } : { window: 60, max: 1 },
         },
       },
     });

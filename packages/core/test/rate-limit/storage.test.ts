@@ -14,7 +14,9 @@ afterEach(() => vi.useRealTimers());
 
 const KEY = `${CLIENT_IP}|/ok`;
 const T0 = 1_700_000_000_000;
-const okRule = (window: number, max: number): LatchkeyOptions["rateLimit"] => ({ customRules: { "/ok": { window, max } } });
+const okRule = (window: number, max: number): LatchkeyOptions["rateLimit"] => ({
+  customRules: { "/ok": { window, max } },
+});
 
 describe("secondary storage with increment (the default when secondaryStorage is set)", () => {
   it("one increment(key, window) per request; a plain integer; allowed while ≤ max", async () => {
@@ -92,7 +94,10 @@ describe("secondary storage without increment: the older get/set path", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(T0);
     const kv = redisLikeStorage({ increment: false });
-    const { statuses, send, logs } = limitedInstance({ secondaryStorage: kv.storage, rateLimit: okRule(30, 2) });
+    const { statuses, send, logs } = limitedInstance({
+      secondaryStorage: kv.storage,
+      rateLimit: okRule(30, 2),
+    });
     expect(await statuses(2, "/ok")).toEqual([200, 200]);
     expect(JSON.parse(kv.value(KEY)!)).toEqual({ key: KEY, count: 2, lastRequest: T0 });
     expect(kv.ttl(KEY)).toBe(30);
@@ -100,7 +105,9 @@ describe("secondary storage without increment: the older get/set path", () => {
     const refused = await send("/ok");
     expect([refused.status, refused.headers.get("x-retry-after")]).toEqual([429, "20"]);
     expect(await statuses(5, "/get-session")).toEqual(times(5, 200));
-    expect(logs.filter((l) => l.level === "warn" && l.message.includes("increment(key, ttl)"))).toHaveLength(1);
+    expect(logs.filter((l) => l.level === "warn" && l.message.includes("increment(key, ttl)"))).toHaveLength(
+      1,
+    );
   });
 
   it("a 1.x record already in the store keeps counting", async () => {
@@ -136,7 +143,9 @@ describe("database storage", () => {
 
   it("continues a counter the reference wrote", async () => {
     const { store, send } = limitedInstance({ rateLimit: { storage: "database" } });
-    store.rateLimit = [{ id: "r".repeat(32), key: `${CLIENT_IP}|/sign-in/email`, count: 3, lastRequest: Date.now() - 4000 }];
+    store.rateLimit = [
+      { id: "r".repeat(32), key: `${CLIENT_IP}|/sign-in/email`, count: 3, lastRequest: Date.now() - 4000 },
+    ];
     const res = await send("/sign-in/email", { method: "POST", body: "{}" });
     expect([res.status, res.headers.get("x-retry-after")]).toEqual([429, "6"]);
   });
@@ -193,7 +202,12 @@ describe("custom storage", () => {
 
 describe("misconfiguration is a TypeError at createAuth, even while disabled", () => {
   const make = (rateLimit: LatchkeyOptions["rateLimit"]) => () =>
-    createAuth({ database: memoryAdapter(), secret: SECRET, baseURL: BASE, rateLimit: { enabled: false, ...rateLimit } });
+    createAuth({
+      database: memoryAdapter(),
+      secret: SECRET,
+      baseURL: BASE,
+      rateLimit: { enabled: false, ...rateLimit },
+    });
   const bad: Array<[string, LatchkeyOptions["rateLimit"]]> = [
     ["a negative window", { window: -1 }],
     ["a max that is not a number", { max: Number.NaN }],

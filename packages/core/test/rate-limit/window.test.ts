@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createLogger, memoryAdapter, rateLimitSchema, resolveSchema, type RateLimitConsumeStorage, type Row } from "../../src/index.ts";
+import {
+  createLogger,
+  memoryAdapter,
+  rateLimitSchema,
+  resolveSchema,
+  type RateLimitConsumeStorage,
+  type Row,
+} from "../../src/index.ts";
 import { databaseStorage } from "../../src/rate-limit/database-storage.ts";
 import { memoryStorage } from "../../src/rate-limit/memory-storage.ts";
 import { stepWindow } from "../../src/rate-limit/window.ts";
@@ -18,7 +25,11 @@ function clock() {
 
 describe("stepWindow (the reference's memory and database algorithm)", () => {
   it("starts at 1, counts up to max, then refuses without writing", () => {
-    expect(stepWindow(null, "k", rule, T0)).toEqual({ allowed: true, retryAfter: null, next: { key: "k", count: 1, lastRequest: T0 } });
+    expect(stepWindow(null, "k", rule, T0)).toEqual({
+      allowed: true,
+      retryAfter: null,
+      next: { key: "k", count: 1, lastRequest: T0 },
+    });
     const full = { key: "k", count: 3, lastRequest: T0 };
     expect(stepWindow(full, "k", rule, T0 + 2500)).toEqual({ allowed: false, retryAfter: 8, next: null });
     expect(stepWindow({ ...full, count: 2 }, "k", rule, T0 + 1)).toEqual({
@@ -74,7 +85,13 @@ windowScenario("database (memory adapter)", (now) => {
   const schema = resolveSchema([{ owner: "core", schema: rateLimitSchema }]);
   const adapter = memoryAdapter()({ schema, logger: createLogger({ disabled: true }) });
   let id = 0;
-  return databaseStorage({ adapter, generateId: () => `row${id++}`, logger: createLogger({ disabled: true }), windows: [10], now });
+  return databaseStorage({
+    adapter,
+    generateId: () => `row${id++}`,
+    logger: createLogger({ disabled: true }),
+    windows: [10],
+    now,
+  });
 });
 
 describe("memory store housekeeping", () => {
@@ -109,7 +126,13 @@ describe("database store housekeeping", () => {
     const schema = resolveSchema([{ owner: "core", schema: rateLimitSchema }]);
     const adapter = memoryAdapter(store)({ schema, logger: createLogger({ disabled: true }) });
     let id = 0;
-    const db = databaseStorage({ adapter, generateId: () => `id${id++}`, logger: createLogger({ disabled: true }), windows: [10, 60], now: c.now });
+    const db = databaseStorage({
+      adapter,
+      generateId: () => `id${id++}`,
+      logger: createLogger({ disabled: true }),
+      windows: [10, 60],
+      now: c.now,
+    });
     await db.consume("old", rule);
     await db.consume("recent", rule);
     c.at(61);

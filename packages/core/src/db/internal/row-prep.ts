@@ -26,7 +26,8 @@ export function prepareStoredRow(
   if (id !== false) out.id = id;
   for (const [field, attr] of Object.entries(schema[model]?.fields ?? {})) {
     if (attr.defaultValue === undefined) continue;
-    out[field] = typeof attr.defaultValue === "function" ? (attr.defaultValue as () => unknown)() : attr.defaultValue;
+    out[field] =
+      typeof attr.defaultValue === "function" ? (attr.defaultValue as () => unknown)() : attr.defaultValue;
   }
   for (const [key, value] of Object.entries(data)) if (value !== undefined) out[key] = value;
   return out;

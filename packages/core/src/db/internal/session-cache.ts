@@ -33,7 +33,10 @@ export function createSessionCache(storage: SecondaryStorage, schema: ResolvedSc
     if (!Array.isArray(list)) return [];
     return list.filter(
       (r): r is ActiveSessionRef =>
-        !!r && typeof r === "object" && typeof (r as ActiveSessionRef).token === "string" && typeof (r as ActiveSessionRef).expiresAt === "number",
+        !!r &&
+        typeof r === "object" &&
+        typeof (r as ActiveSessionRef).token === "string" &&
+        typeof (r as ActiveSessionRef).expiresAt === "number",
     );
   };
 
@@ -48,18 +51,35 @@ export function createSessionCache(storage: SecondaryStorage, schema: ResolvedSc
   /** The raw stored pair, or null when absent or not a session (a corrupt entry reads as absent). */
   const readRaw = async (token: string): Promise<StoredSession | null> => {
     const stored = parseStoredJSON<StoredSession>(await storage.get(token));
-    if (!stored || typeof stored.session !== "object" || typeof stored.user !== "object" || !stored.session || !stored.user) return null;
+    if (
+      !stored ||
+      typeof stored.session !== "object" ||
+      typeof stored.user !== "object" ||
+      !stored.session ||
+      !stored.user
+    )
+      return null;
     return stored;
   };
 
   const revive = (stored: StoredSession): { session: Session; user: User } | null => {
     const session = reviveDates<Session>(schema, "session", stored.session, SESSION_DATES);
     const user = reviveDates<User>(schema, "user", stored.user, USER_DATES);
-    if (typeof session.token !== "string" || typeof session.userId !== "string" || !isValidDate(session.expiresAt)) return null;
+    if (
+      typeof session.token !== "string" ||
+      typeof session.userId !== "string" ||
+      !isValidDate(session.expiresAt)
+    )
+      return null;
     return typeof user.id === "string" ? { session, user } : null;
   };
 
-  const write = async (token: string, pair: { session: unknown; user: unknown }, expiresAt: Date, now: number): Promise<boolean> => {
+  const write = async (
+    token: string,
+    pair: { session: unknown; user: unknown },
+    expiresAt: Date,
+    now: number,
+  ): Promise<boolean> => {
     const ttl = ttlSeconds(expiresAt, now);
     // Never written with a TTL of 0: some stores (the reference's Redis storage) read 0 as "keep forever".
     if (ttl <= 0) return false;
@@ -83,7 +103,11 @@ export function createSessionCache(storage: SecondaryStorage, schema: ResolvedSc
     }
     const now = Date.now();
     for (const [userId, gone] of byUser) {
-      await writeList(userId, (await readList(userId)).filter((r) => !gone.has(r.token)), now);
+      await writeList(
+        userId,
+        (await readList(userId)).filter((r) => !gone.has(r.token)),
+        now,
+      );
     }
   };
 
@@ -94,7 +118,11 @@ export function createSessionCache(storage: SecondaryStorage, schema: ResolvedSc
     async add(session: Session, user: User | null): Promise<void> {
       const now = Date.now();
       const refs = (await readList(session.userId)).filter((r) => r.token !== session.token);
-      await writeList(session.userId, [...refs, { token: session.token, expiresAt: session.expiresAt.getTime() }], now);
+      await writeList(
+        session.userId,
+        [...refs, { token: session.token, expiresAt: session.expiresAt.getTime() }],
+        now,
+      );
       await write(session.token, { session, user }, session.expiresAt, now);
     },
 
@@ -106,7 +134,11 @@ export function createSessionCache(storage: SecondaryStorage, schema: ResolvedSc
       const stored = await readRaw(token);
       const current = stored ? revive(stored) : null;
       if (!stored || !current) return null;
-      const session: Session = { ...current.session, ...data, createdAt: current.session.createdAt } as Session;
+      const session: Session = {
+        ...current.session,
+        ...data,
+        createdAt: current.session.createdAt,
+      } as Session;
       const now = Date.now();
       if (await write(token, { session, user: stored.user }, session.expiresAt, now)) {
         const refs = (await readList(session.userId)).filter((r) => r.token !== token);
@@ -126,7 +158,11 @@ export function createSessionCache(storage: SecondaryStorage, schema: ResolvedSc
     async removeUser(userId: string, refs: ActiveSessionRef[]): Promise<void> {
       const gone = new Set(refs.map((r) => r.token));
       for (const token of gone) await storage.delete(token);
-      await writeList(userId, (await readList(userId)).filter((r) => !gone.has(r.token)), Date.now());
+      await writeList(
+        userId,
+        (await readList(userId)).filter((r) => !gone.has(r.token)),
+        Date.now(),
+      );
     },
 
     /** The user's live stored sessions, each once, in list order. */
@@ -150,7 +186,8 @@ export function createSessionCache(storage: SecondaryStorage, schema: ResolvedSc
         if (ref.expiresAt <= now) continue;
         const stored = await readRaw(ref.token);
         const current = stored ? revive(stored) : null;
-        if (stored && current) await write(ref.token, { session: stored.session, user }, current.session.expiresAt, now);
+        if (stored && current)
+          await write(ref.token, { session: stored.session, user }, current.session.expiresAt, now);
       }
     },
   };

@@ -38,7 +38,10 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
   const findInDatabase = async (token: string): Promise<SessionWithUser | null> => {
     const session = await adapter.findOne<Session>({ model: "session", where: byToken(token) });
     if (!session) return null;
-    const user = await adapter.findOne<User>({ model: "user", where: [{ field: "id", value: session.userId }] });
+    const user = await adapter.findOne<User>({
+      model: "user",
+      where: [{ field: "id", value: session.userId }],
+    });
     return user ? { session, user } : null;
   };
 
@@ -52,13 +55,23 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
     const live = [...where, { field: "expiresAt", value: now, operator: "gt" as const }];
     for (const row of await adapter.findMany<Session>({ model: "session", where: live })) {
       if (!(await runBefore(hooks, "session", "delete", row, ctx ?? null))) continue;
-      await adapter.update({ model: "session", where: [{ field: "id", value: row.id }], update: { expiresAt: now, updatedAt: now } });
+      await adapter.update({
+        model: "session",
+        where: [{ field: "id", value: row.id }],
+        update: { expiresAt: now, updatedAt: now },
+      });
       await runAfter(hooks, "session", "delete", row, ctx ?? null);
     }
   };
 
   return {
-    async createSession(userId: string, dontRememberMe: boolean, client: SessionClient = {}, ctx?: unknown, extra: Partial<Session> = {}) {
+    async createSession(
+      userId: string,
+      dontRememberMe: boolean,
+      client: SessionClient = {},
+      ctx?: unknown,
+      extra: Partial<Session> = {},
+    ) {
       const now = Date.now();
       const lifetime = dontRememberMe ? DONT_REMEMBER_SECONDS : deps.sessionExpiresIn;
       const data = {
@@ -74,9 +87,17 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
       };
       if (!cache) return writes.create<Session>("session", data, ctx);
       const newId = inDatabase ? deps.generateId : storageRowId(deps.generateId);
-      const prepared = await runBefore(hooks, "session", "create", prepareStoredRow(schema, "session", newId, data), ctx ?? null);
+      const prepared = await runBefore(
+        hooks,
+        "session",
+        "create",
+        prepareStoredRow(schema, "session", newId, data),
+        ctx ?? null,
+      );
       if (!prepared) return null;
-      const session = (inDatabase ? await adapter.create({ model: "session", data: prepared }) : prepared) as Session;
+      const session = (
+        inDatabase ? await adapter.create({ model: "session", data: prepared }) : prepared
+      ) as Session;
       const user = await adapter.findOne<User>({ model: "user", where: [{ field: "id", value: userId }] });
       await cache.add(session, user);
       await runAfter(hooks, "session", "create", session, ctx ?? null);
@@ -111,10 +132,18 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
     /** Updates the session; null when it does not exist (or a before hook vetoed). */
     async updateSession(token: string, data: Partial<Session>, ctx?: unknown): Promise<Session | null> {
       if (!cache) return writes.update<Session>("session", byToken(token), data, ctx);
-      const prepared = await runBefore(hooks, "session", "update", withOnUpdate(schema, "session", data), ctx ?? null);
+      const prepared = await runBefore(
+        hooks,
+        "session",
+        "update",
+        withOnUpdate(schema, "session", data),
+        ctx ?? null,
+      );
       if (!prepared) return null;
       const cached = await cache.update(token, prepared as Partial<Session>);
-      const row = inDatabase ? await adapter.update<Session>({ model: "session", where: byToken(token), update: prepared }) : cached;
+      const row = inDatabase
+        ? await adapter.update<Session>({ model: "session", where: byToken(token), update: prepared })
+        : cached;
       if (row) await runAfter(hooks, "session", "update", row, ctx ?? null);
       return row;
     },

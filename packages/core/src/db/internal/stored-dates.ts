@@ -5,7 +5,12 @@ import type { ResolvedSchema } from "../field.js";
  * fields the schema declares, plus `always` (fields the reference writes even when a schema
  * no longer lists the table). Values that do not parse are left as they are.
  */
-export function reviveDates<T>(schema: ResolvedSchema, model: string, value: Record<string, unknown>, always: readonly string[]): T {
+export function reviveDates<T>(
+  schema: ResolvedSchema,
+  model: string,
+  value: Record<string, unknown>,
+  always: readonly string[],
+): T {
   const out: Record<string, unknown> = { ...value };
   const declared = Object.entries(schema[model]?.fields ?? {})
     .filter(([, field]) => field.type === "date")

@@ -18,7 +18,11 @@ export const verificationKey = (storedIdentifier: string): string => `verificati
  * rows; with it they are `verification:<identifier>` JSON values, also rows when
  * `verification.storeInDatabase`. Lookups return the newest value; expired ones never.
  */
-export function createVerificationOps(deps: InternalAdapterDeps, writes: Writes, options: { disableCleanup?: boolean }) {
+export function createVerificationOps(
+  deps: InternalAdapterDeps,
+  writes: Writes,
+  options: { disableCleanup?: boolean },
+) {
   const { adapter, schema, hooks, stores } = deps;
   const storage = stores?.secondaryStorage;
   const inDatabase = stores?.verificationInDatabase ?? true;
@@ -32,7 +36,8 @@ export function createVerificationOps(deps: InternalAdapterDeps, writes: Writes,
         limit: 1,
       })
     )[0] ?? null;
-  const live = (row: Verification | null): Verification | null => (row && row.expiresAt.getTime() >= Date.now() ? row : null);
+  const live = (row: Verification | null): Verification | null =>
+    row && row.expiresAt.getTime() >= Date.now() ? row : null;
 
   /** A stored value as a row with `Date`s; null when unreadable or without a valid expiry. */
   const hydrate = (raw: unknown): Verification | null => {
@@ -50,22 +55,36 @@ export function createVerificationOps(deps: InternalAdapterDeps, writes: Writes,
   const consumeRow = async (identifier: string): Promise<Verification | null> => {
     const latest = await newest(identifier);
     if (!latest) return null;
-    const row = await adapter.consumeOne<Verification>({ model: "verification", where: [{ field: "id", value: latest.id }] });
+    const row = await adapter.consumeOne<Verification>({
+      model: "verification",
+      where: [{ field: "id", value: latest.id }],
+    });
     if (!row) return null;
     await writes.deleteMany("verification", [{ field: "identifier", value: identifier }]);
     return row;
   };
 
   return {
-    async createVerificationValue(data: { identifier: string; value: string; expiresAt: Date }, ctx?: unknown) {
+    async createVerificationValue(
+      data: { identifier: string; value: string; expiresAt: Date },
+      ctx?: unknown,
+    ) {
       const { stored } = await forms(data.identifier);
       const now = new Date();
       const row: Row = { ...data, identifier: stored, createdAt: now, updatedAt: now };
       if (!storage) return writes.create<Verification>("verification", row, ctx);
       const newId = inDatabase ? deps.generateId : storageRowId(deps.generateId);
-      const prepared = await runBefore(hooks, "verification", "create", prepareStoredRow(schema, "verification", newId, row), ctx ?? null);
+      const prepared = await runBefore(
+        hooks,
+        "verification",
+        "create",
+        prepareStoredRow(schema, "verification", newId, row),
+        ctx ?? null,
+      );
       if (!prepared) return null;
-      const created = (inDatabase ? await adapter.create({ model: "verification", data: prepared }) : prepared) as Verification;
+      const created = (
+        inDatabase ? await adapter.create({ model: "verification", data: prepared }) : prepared
+      ) as Verification;
       await store(created);
       await runAfter(hooks, "verification", "create", created, ctx ?? null);
       return created;
@@ -121,7 +140,11 @@ export function createVerificationOps(deps: InternalAdapterDeps, writes: Writes,
     },
 
     /** Updates the value in each store that holds it; null when none does. */
-    async updateVerificationByIdentifier(identifier: string, data: Partial<Verification>, ctx?: unknown): Promise<Verification | null> {
+    async updateVerificationByIdentifier(
+      identifier: string,
+      data: Partial<Verification>,
+      ctx?: unknown,
+    ): Promise<Verification | null> {
       const { stored } = await forms(identifier);
       const changes = { ...data, updatedAt: new Date() };
       let updated: Verification | null = null;
@@ -135,7 +158,12 @@ export function createVerificationOps(deps: InternalAdapterDeps, writes: Writes,
         }
         if (!inDatabase) return updated;
       }
-      return writes.update<Verification>("verification", [{ field: "identifier", value: stored }], changes, ctx);
+      return writes.update<Verification>(
+        "verification",
+        [{ field: "identifier", value: stored }],
+        changes,
+        ctx,
+      );
     },
   };
 }
