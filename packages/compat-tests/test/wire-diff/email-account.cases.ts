@@ -45,16 +45,11 @@ export const changeEmailCases: WireCase[] = [
     noWrites: true,
   },
   {
-    // The reference validates the body before its session middleware runs; Latchkey's
-    // pipeline runs `use` middlewares first (api/execute.ts), so it answers 401.
+    // Both validate the body before the session middleware runs.
     name: "change-email with a malformed address and no session",
     request: () => changeEmail(undefined, { newEmail: "nope" }),
     expected: { status: 400, code: "VALIDATION_ERROR" },
     noWrites: true,
-    knownDifference: {
-      note: "core runs endpoint middlewares before body validation",
-      parts: ["status", "body"],
-    },
   },
   {
     name: "change-email to a free address (the new address is mailed a link)",

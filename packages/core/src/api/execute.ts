@@ -79,14 +79,16 @@ async function validate(endpoint: Endpoint, ctx: EndpointContext): Promise<void>
 }
 
 async function runEndpoint(endpoint: Endpoint, ctx: EndpointContext): Promise<unknown> {
-  for (const middleware of endpoint.options.use ?? []) await middleware(ctx);
+  // Input is validated before the guards run, as in the reference: a malformed body answers
+  // 400 even without a session.
   await validate(endpoint, ctx);
+  for (const middleware of endpoint.options.use ?? []) await middleware(ctx);
   return endpoint.handler(ctx);
 }
 
 /**
  * Runs one endpoint with its hooks: before hooks (may patch the input or answer instead),
- * the endpoint (middlewares, validation, handler), then after hooks (may replace the
+ * the endpoint (validation, middlewares, handler), then after hooks (may replace the
  * result). Errors other than `APIError` propagate: the HTTP layer logs them and answers 500.
  */
 export async function execute(

@@ -100,20 +100,22 @@ export function createAuth(options: LatchkeyOptions): Auth {
   const handler = async (incoming: Request): Promise<Response> => {
     try {
       await ready();
-      let request = incoming;
-      for (const plugin of context.plugins) {
-        const out = await plugin.onRequest?.(request, context);
-        if (out?.response) return out.response;
-        if (out?.request) request = out.request;
-      }
-      if (disabled.size && disabled.has(new URL(request.url).pathname)) {
+      if (disabled.size && disabled.has(new URL(incoming.url).pathname)) {
         return new Response("Not Found", { status: 404 });
       }
       const refused = await schemaGate();
-      // Reference order: rate limit after the schema check, before routing (unknown paths and
-      // HEAD count too); its 429 skips the plugins' onResponse.
-      const limited = refused ? null : await rateLimit(request);
+      // Reference order: the rate limit runs after the schema check and before plugins'
+      // onRequest and routing (unknown paths and HEAD count too); its 429 skips onResponse.
+      const limited = refused ? null : await rateLimit(incoming);
       if (limited) return limited;
+      let request = incoming;
+      if (!refused) {
+        for (const plugin of context.plugins) {
+          const out = await plugin.onRequest?.(request, context);
+          if (out?.response) return out.response;
+          if (out?.request) request = out.request;
+        }
+      }
       // The reference routes HEAD nowhere: it answers 404 where Hono would answer a GET route.
       if (request.method === "HEAD") return new Response(null, { status: 404, statusText: "Not Found" });
       let response = refused ?? (await app.fetch(request));
