@@ -8,6 +8,7 @@ import {
   type PostgresPool,
   type SqliteDatabase,
 } from "kysely";
+import { withStatementCache } from "./statement-cache.js";
 
 /** SQL dialects the adapter speaks. */
 export type DatabaseType = "sqlite" | "postgres" | "mysql";
@@ -68,7 +69,7 @@ function dialectFor(input: object): { dialect: Dialect; type: DatabaseType } | n
     hasFunction(input, "prepare", "close") &&
     (hasFunction(input, "pragma") || hasFunction(input, "aggregate"))
   ) {
-    return { dialect: new SqliteDialect({ database: input as SqliteDatabase }), type: "sqlite" };
+    return { dialect: new SqliteDialect({ database: withStatementCache(input as SqliteDatabase) }), type: "sqlite" };
   }
   if (hasFunction(input, "getConnection")) {
     // A `mysql2/promise` pool wraps the callback pool Kysely needs in `.pool`.

@@ -1,21 +1,43 @@
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { base64Decode, base64Encode, base64UrlDecode, base64UrlEncode, utf8Encode } from "./encoding.js";
-import { KeyCache } from "./key-cache.js";
+import { constantTimeEqual } from "./constant-time.js";
+import { nativeCrypto } from "./native.js";
 
-const HMAC_SHA256 = { name: "HMAC", hash: "SHA-256" } as const;
+type HmacEngine = (key: Uint8Array, data: Uint8Array) => Uint8Array;
 
-// Signed cookies are verified on every request, and `importKey` is the costly part of a Web
-// Crypto HMAC (it hashes long keys and allocates a native key object). A deployment signs
-// with one current secret, so a handful of slots is plenty.
-const keys = new KeyCache<CryptoKey>(16);
+// Signed cookies are checked on every request. HMAC-SHA256 over a few dozen bytes takes
+// microseconds, so it runs synchronously: Web Crypto's promise-based HMAC hops to a thread
+// pool and back on every call, which cost more than the MAC itself. node:crypto where the
+// runtime has it, @noble/hashes elsewhere (edge runtimes): the same bytes either way.
+let engine: HmacEngine | undefined;
+function hmacEngine(): HmacEngine {
+  if (engine) return engine;
+  const native = nativeCrypto();
+  const createHmac = native?.createHmac;
+  engine = createHmac
+    ? (key, data) => new Uint8Array(createHmac("sha256", key).update(data).digest())
+    : (key, data) => hmac(sha256, key, data);
+  return engine;
+}
 
-function hmacKey(secret: string | Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
-  // Key = UTF-8 bytes of the secret, used as-is (RFC 2104 §2 hashes it only if > 64 bytes).
-  // Non-extractable: nothing here needs the raw key back out of the CryptoKey.
-  const importKey = (raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> =>
-    crypto.subtle.importKey("raw", raw, HMAC_SHA256, false, ["sign", "verify"]);
-  // Raw byte keys (spec vectors, callers with binary keys) are rare and not cached.
-  if (typeof secret !== "string") return importKey(secret);
-  return keys.get(secret, () => importKey(utf8Encode(secret)));
+// UTF-8 bytes of recent secrets: a deployment signs with one current secret.
+const keyBytes = new Map<string, Uint8Array>();
+function keyOf(secret: string | Uint8Array): Uint8Array {
+  if (typeof secret !== "string") return secret;
+  let bytes = keyBytes.get(secret);
+  if (!bytes) {
+    if (keyBytes.size >= 16) keyBytes.clear();
+    // Key = UTF-8 bytes of the secret, used as-is (RFC 2104 §2 hashes it only if > 64 bytes).
+    bytes = utf8Encode(secret);
+    keyBytes.set(secret, bytes);
+  }
+  return bytes;
+}
+
+/** HMAC-SHA256 (RFC 2104), synchronously. */
+function mac(secret: string | Uint8Array, message: string | Uint8Array): Uint8Array {
+  return hmacEngine()(keyOf(secret), typeof message === "string" ? utf8Encode(message) : message);
 }
 
 /** Computes HMAC-SHA256 (RFC 2104) of `message` under `secret` (a string stands for its UTF-8 bytes). */
@@ -23,14 +45,12 @@ export async function hmacSha256(
   secret: string | Uint8Array<ArrayBuffer>,
   message: string | Uint8Array<ArrayBuffer>,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const data = typeof message === "string" ? utf8Encode(message) : message;
-  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), data));
+  return new Uint8Array(mac(secret, message));
 }
 
-// Verification goes through `crypto.subtle.verify`, which compares MACs in constant time
-// (recomputing and comparing with `===` would leak the matching prefix length).
-async function hmacVerify(secret: string, message: string, mac: Uint8Array<ArrayBuffer>): Promise<boolean> {
-  return crypto.subtle.verify("HMAC", await hmacKey(secret), mac, utf8Encode(message));
+// Recompute and compare in constant time: `===` on the MACs would leak the matching prefix.
+function hmacVerify(secret: string, message: string, expected: Uint8Array): boolean {
+  return constantTimeEqual(mac(secret, message), expected);
 }
 
 /**
@@ -57,14 +77,14 @@ export async function verifySignedCookieValue(signed: string, secret: string): P
   const value = signed.slice(0, dot);
   const signature = signed.slice(dot + 1);
   if (signature.length !== SIGNATURE_LENGTH || !signature.endsWith("=")) return null;
-  let mac: Uint8Array<ArrayBuffer>;
+  let signatureBytes: Uint8Array;
   try {
-    mac = base64Decode(signature);
+    signatureBytes = base64Decode(signature);
   } catch {
     return null;
   }
-  // A "==" ending decodes to 31 bytes; `verify` then answers false, as it does in the reference.
-  return (await hmacVerify(secret, value, mac)) ? value : null;
+  // A "==" ending decodes to 31 bytes; the comparison then fails, as it does in the reference.
+  return hmacVerify(secret, value, signatureBytes) ? value : null;
 }
 
 /** Computes base64url (no padding) HMAC-SHA256, the signature of the compact `session_data` cookie cache. */
@@ -78,12 +98,12 @@ export async function verifyHmacBase64Url(
   message: string,
   signature: string,
 ): Promise<boolean> {
-  let mac: Uint8Array<ArrayBuffer>;
+  let signatureBytes: Uint8Array;
   try {
     // Padding tolerated: the reference's decoder stops at the first "=".
-    mac = base64UrlDecode(signature);
+    signatureBytes = base64UrlDecode(signature);
   } catch {
     return false;
   }
-  return hmacVerify(secret, message, mac);
+  return hmacVerify(secret, message, signatureBytes);
 }

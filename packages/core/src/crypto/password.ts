@@ -1,6 +1,7 @@
 import { scryptAsync } from "@noble/hashes/scrypt.js";
 import { constantTimeEqual } from "./constant-time.js";
 import { hexEncode, utf8Encode } from "./encoding.js";
+import { nativeCrypto } from "./native.js";
 
 /** scrypt cost parameters (RFC 7914 §2). */
 export interface ScryptParams {
@@ -25,12 +26,10 @@ type NodeScrypt = (
 
 let nativeScrypt: NodeScrypt | null | undefined;
 
-// `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno 2) reaches node:crypto without a static
-// `node:` import, which would break bundling for edge runtimes. Looked up once, lazily.
+// Native scrypt runs in the libuv thread pool; looked up once, lazily (see native.ts).
 function findNativeScrypt(): NodeScrypt | null {
   if (nativeScrypt !== undefined) return nativeScrypt;
-  const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
-  const mod = host.process?.getBuiltinModule?.("node:crypto") as { scrypt?: unknown } | undefined;
+  const mod = nativeCrypto();
   nativeScrypt = typeof mod?.scrypt === "function" ? (mod.scrypt as NodeScrypt) : null;
   return nativeScrypt;
 }
