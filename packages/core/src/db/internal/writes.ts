@@ -1,6 +1,7 @@
 import type { Adapter, Row, Where } from "../adapter.js";
 import type { ResolvedSchema } from "../field.js";
 import { runAfter, runBefore, type DatabaseHooks } from "../database-hooks.js";
+import { prepareStoredRow, withOnUpdate as withFieldOnUpdate } from "./row-prep.js";
 import type { ValidateUserInfo } from "../../security/validate-user-info.js";
 import type { StoreRouting } from "../storage-options.js";
 
@@ -25,25 +26,8 @@ export function createWrites(deps: InternalAdapterDeps) {
   const { adapter, schema, hooks } = deps;
   const hooked = (model: string, op: "create" | "update" | "delete"): boolean => hooks.some((h) => h[model]?.[op]);
 
-  const withDefaults = (model: string, data: Row): Row => {
-    const out: Row = {};
-    const id = deps.generateId({ model });
-    if (id !== false) out.id = id;
-    for (const [field, attr] of Object.entries(schema[model]?.fields ?? {})) {
-      if (attr.defaultValue === undefined) continue;
-      out[field] = typeof attr.defaultValue === "function" ? (attr.defaultValue as () => unknown)() : attr.defaultValue;
-    }
-    for (const [key, value] of Object.entries(data)) if (value !== undefined) out[key] = value;
-    return out;
-  };
-
-  const withOnUpdate = (model: string, data: Row): Row => {
-    const out: Row = {};
-    for (const [field, attr] of Object.entries(schema[model]?.fields ?? {})) {
-      if (attr.onUpdate && data[field] === undefined) out[field] = attr.onUpdate();
-    }
-    return { ...out, ...data };
-  };
+  const withDefaults = (model: string, data: Row): Row => prepareStoredRow(schema, model, deps.generateId, data);
+  const withOnUpdate = (model: string, data: Row): Row => withFieldOnUpdate(schema, model, data);
 
   return {
     /** Inserts one row; null when a before hook vetoed it. */
