@@ -20,9 +20,11 @@ export interface BearerPlugin extends LatchkeyPlugin {
  * const auth = createAuth({ ...options, plugins: [bearer()] });
  */
 export function bearer(options?: BearerOptions): BearerPlugin {
+  const resolved = resolveBearerOptions(options);
   return {
     id: "bearer",
     hooks: { after: [setAuthTokenHook] },
-    options: resolveBearerOptions(options),
+    init: () => (resolved.requireSignature ? { context: { requireSignedBearer: true } } : undefined),
+    options: resolved,
   };
 }

@@ -122,12 +122,18 @@ describe("no set-auth-token where no session cookie is set", () => {
 
 describe("bearer() options", () => {
   it("has the reference's id and keeps its options", () => {
-    expect(bearer()).toMatchObject({ id: "bearer", options: {} });
+    expect(bearer()).toMatchObject({ id: "bearer", options: { requireSignature: false } });
     expect(bearer({ requireSignature: false }).options).toEqual({ requireSignature: false });
   });
 
-  it("refuses requireSignature: true instead of ignoring it (core reads raw Bearer tokens)", () => {
-    expect(() => bearer({ requireSignature: true })).toThrow(TypeError);
-    expect(() => bearer({ requireSignature: true })).toThrow(/requireSignature/);
+  it("with requireSignature: true, only the signed token authenticates", async () => {
+    const t = bearerInstance({}, { requireSignature: true });
+    const signUp = await t.post("/sign-up/email", { name: "S", email: "signed@example.com", password: "password-1234" });
+    const { token } = await signUp.json();
+    const header = signUp.headers.get("set-auth-token")!;
+    const read = async (value: string) =>
+      (await t.request("/get-session", { headers: { authorization: `Bearer ${value}` } })).json();
+    expect(await read(token)).toBeNull();
+    expect((await read(header)).session.token).toBe(token);
   });
 });

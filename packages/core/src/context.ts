@@ -7,6 +7,8 @@ import type { CookieCacheConfig } from "./cookies/cookie-cache-options.js";
 import type { Logger } from "./logger.js";
 import type { LatchkeyOptions } from "./options.js";
 import type { LatchkeyPlugin } from "./plugin.js";
+import type { SocialProviderEntry } from "./oauth2/providers.js";
+import type { SocialProviderFactory } from "./oauth2/options.js";
 
 export type { SessionWithUser } from "./db/internal-adapter.js";
 
@@ -53,6 +55,15 @@ export interface AuthContext {
   errorCodes: Record<string, string>;
   generateId(args: { model: string; size?: number }): string | false;
   hasPlugin(id: string): boolean;
+  /**
+   * Refuse raw `Authorization: Bearer` tokens: only the signed `token.sig` form (the session
+   * cookie's value, as `set-auth-token` sends it) authenticates. Set by `bearer({ requireSignature })`.
+   */
+  requireSignedBearer?: boolean;
   /** Session resolved for the current request, when known (per-request contexts override it). */
   session?: SessionWithUser | null;
+  /** OAuth providers (`socialProviders`, and those plugins add in `init`). */
+  socialProviders: SocialProviderEntry[];
+  /** Provider id → factory building a provider from a reference-style config; plugins add to it in `init`. */
+  socialProviderFactories: Record<string, SocialProviderFactory>;
 }

@@ -15,6 +15,6 @@ export async function readSessionToken(ctx: EndpointContext): Promise<string | n
   if (!authorization || !/^bearer /i.test(authorization)) return null;
   const value = decodeCookieValue(authorization.slice(7).trim());
   if (!value) return null;
-  if (!value.includes(".")) return value;
+  if (!value.includes(".")) return ctx.context.requireSignedBearer ? null : value;
   return verifySignedCookieValue(value, ctx.context.secret);
 }
