@@ -92,6 +92,9 @@ export type {
   RateLimitStorage,
 } from "./rate-limit/options.js";
 
+// OAuth 2.0 / OpenID Connect client, social providers, account options
+export * from "./oauth2/index.js";
+
 // Crypto and logging
 export * from "./crypto/index.js";
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from "./logger.js";

@@ -16,6 +16,7 @@ import type { ValidateUserInfo } from "./security/validate-user-info.js";
 import type { DynamicBaseURL } from "./auth/dynamic-base.js";
 import type { SecondaryStorage } from "./db/secondary-storage.js";
 import type { SessionStorageOptions, VerificationStorageOptions } from "./db/storage-options.js";
+import type { AccountOptions, SocialProviders } from "./oauth2/options.js";
 
 /** Cookie attributes, as the reference's `CookieOptions`. */
 export interface CookieAttributes {
@@ -122,7 +123,9 @@ export interface LatchkeyOptions {
       /** Gate run before every user is created; see `ValidateUserInfo`. */
       validateUserInfo?: ValidateUserInfo;
     };
-  account?: ModelOptions;
+  account?: ModelOptions & AccountOptions;
+  /** Provider id → OAuth provider (or its config, or a function); see `SocialProviders`. */
+  socialProviders?: SocialProviders;
   verification?: ModelOptions & VerificationStorageOptions & {
     /** Keep expired verification rows instead of sweeping them on lookups. @default false */
     disableCleanup?: boolean;

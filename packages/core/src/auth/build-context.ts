@@ -16,6 +16,7 @@ import { configuredBaseURL, joinBaseURL, normalizeBasePath } from "./resolve-bas
 import { resolveSecret } from "./secret.js";
 import { allowedHostOrigins, isDynamicBaseURL } from "./dynamic-base.js";
 import { markStorageOnlyTables, resolveStoreRouting } from "../db/storage-options.js";
+import { socialProviderContext } from "../oauth2/providers.js";
 
 /** Schema sources in order: core, then each plugin; two plugins may not create the same new table. */
 function schemaSources(options: LatchkeyOptions): Array<{ owner: string; schema: SchemaDefinition }> {
@@ -130,5 +131,6 @@ export function buildContext(options: LatchkeyOptions): AuthContext {
     errorCodes: mergeErrorCodes(options),
     generateId: generate,
     hasPlugin: (id) => ids.has(id),
+    ...socialProviderContext(options),
   };
 }

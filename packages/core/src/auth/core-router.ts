@@ -16,6 +16,11 @@ import {
   requestPasswordResetCallback,
   resetPassword,
 } from "../routes/password-reset.js";
+import { signInSocial } from "../routes/sign-in-social.js";
+import { oauthCallback } from "../routes/oauth-callback.js";
+import { linkSocial } from "../routes/link-social.js";
+import { listAccounts, unlinkAccount } from "../routes/accounts.js";
+import { accountInfo, getAccessToken, refreshToken } from "../routes/account-tokens.js";
 
 /** Core's own endpoints, under the reference's `auth.api` names. */
 export function coreRouter(): AuthRouter {
@@ -41,6 +46,14 @@ export function coreRouter(): AuthRouter {
     .add("changeEmail", changeEmail)
     .add("deleteUser", deleteUser)
     .add("deleteUserCallback", deleteUserCallback)
+    .add("signInSocial", signInSocial)
+    .add("callbackOAuth", oauthCallback)
+    .add("linkSocialAccount", linkSocial)
+    .add("listUserAccounts", listAccounts)
+    .add("unlinkAccount", unlinkAccount)
+    .add("getAccessToken", getAccessToken)
+    .add("refreshToken", refreshToken)
+    .add("accountInfo", accountInfo)
     .add("ok", ok)
     .add("error", errorPage);
 }

@@ -4,6 +4,7 @@ import { createWrites, type InternalAdapterDeps } from "./internal/writes.js";
 import { createUserOps } from "./internal/users.js";
 import { createSessionOps } from "./internal/sessions.js";
 import { createVerificationOps } from "./internal/verifications.js";
+import { createAccountKeyOps } from "./internal/accounts-by-key.js";
 
 export type { InternalAdapterDeps } from "./internal/writes.js";
 export type { SessionClient, SessionWithUser } from "./internal/sessions.js";
@@ -19,6 +20,7 @@ export function createInternalAdapter(deps: InternalAdapterDeps & { verification
     ...createUserOps(deps, writes),
     ...createSessionOps(deps, writes),
     ...createVerificationOps(deps, writes, deps.verification ?? {}),
+    ...createAccountKeyOps(deps),
 
     /** Atomic guarded counter update; an empty change is a programming error (spec: Errors). */
     incrementOne<T extends Row = Row>(args: { model: string; where: Where[]; increment: Record<string, number>; set?: Row }) {

@@ -1,0 +1,62 @@
+// Public surface of the OAuth 2.0 / OpenID Connect client: what provider packages and plugins build on.
+export type {
+  Awaitable,
+  OAuth2Tokens,
+  OAuth2UserInfo,
+  OAuthAccountKeyContext,
+  OAuthIdTokenConfig,
+  OAuthMappedUser,
+  OAuthProvider,
+  OAuthRefreshContext,
+  ProviderOptions,
+} from "./types.js";
+export type {
+  AccountLinkingOptions,
+  AccountOptions,
+  SocialProviderConfig,
+  SocialProviderFactory,
+  SocialProviders,
+  SocialProviderValue,
+} from "./options.js";
+export {
+  createAuthorizationURL,
+  isReservedAuthorizationParam,
+  RESERVED_AUTHORIZATION_PARAMS,
+  type AuthorizationURLInput,
+} from "./authorization-url.js";
+export { generateCodeChallenge, generateCodeVerifier } from "./pkce.js";
+export {
+  privateKeyJwt,
+  type ClientAssertionContext,
+  type ClientCredentials,
+  type TokenEndpointAuth,
+} from "./client-auth.js";
+export {
+  fetchNoRedirect,
+  OAuthTokenError,
+  parseScopeField,
+  refreshAccessToken,
+  requestTokens,
+  toOAuth2Tokens,
+  validateAuthorizationCode,
+  type TokenRequest,
+} from "./token-request.js";
+export {
+  ASYMMETRIC_ALGORITHMS,
+  supportsIdTokenSignIn,
+  verifyIdToken,
+  verifyProviderIdToken,
+  type IdTokenExpectations,
+} from "./id-token.js";
+export { discoveryURL, fetchDiscovery, type OIDCDiscoveryDocument } from "./discovery.js";
+export { oidcProvider, type OIDCProviderConfig } from "./oidc-provider.js";
+export { decryptOAuthToken, encryptOAuthToken, mergeScopes, parseStoredScopes } from "./token-storage.js";
+export { getOAuthState, type OAuthStateData } from "./state.js";
+export { OAUTH_CALLBACK_ERROR_CODES, type OAuthCallbackErrorCode } from "./callback-errors.js";
+export {
+  callbackPath,
+  findSocialProvider,
+  type LazySocialProvider,
+  type SocialProviderEntry,
+} from "./providers.js";
+export { resolveAccountKey } from "./account-key.js";
