@@ -1,98 +1,105 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { startServer, type ChildServer, type Implementation } from "./child-server.js";
-import { FIGURES, figureRequest, hashesPassword, type FigureName } from "./figures.js";
-import { runLoad, type Measurement } from "./load.js";
-import { describeMachine } from "./machine.js";
-import type { BenchOptions } from "./options.js";
-import type { BenchReport, FigureResult } from "./report.js";
-import { measureScryptLimit } from "./scrypt-limit.js";
-import { seedUser, type SeededUser } from "./seed.js";
+import { buildServers } from "./build.js";
+import type { ServerName } from "./child-server.js";
+import { bundleTable, runBundle, type BundleResult } from "./groups/bundle.js";
+import { coldStartTable, runColdStart, type ColdStartResult } from "./groups/cold-start.js";
+import { getSessionTable, runGetSession, type GetSessionResult } from "./groups/get-session.js";
+import { memoryTable, runMemory, type MemoryResult } from "./groups/memory.js";
+import { pluginsTable, runPlugins, type PluginsResult } from "./groups/plugins.js";
+import { runSign, signTables, type SignResult } from "./groups/sign.js";
+import { cpuSnapshot, describeMachine, otherCpuShare } from "./machine.js";
+import type { BenchOptions, GroupName } from "./options.js";
+import { discoverPlugins } from "./plugins.js";
+import type { BenchReport, GroupRun } from "./report.js";
+import type { RunContext } from "./run-context.js";
+import { openStores, type Stores } from "./stores.js";
+import type { Table } from "./table.js";
 
-interface Target {
-  server: ChildServer;
-  user: SeededUser;
+/** Every group's numbers, keyed by group. */
+export interface GroupResults {
+  bundle: BundleResult;
+  "cold-start": ColdStartResult;
+  "get-session": GetSessionResult;
+  sign: SignResult;
+  plugins: PluginsResult;
+  memory: MemoryResult;
 }
 
-/** Starts both servers, loads each figure on each in turn, stops them, and returns the report. */
+/** Runs the selected groups one after the other and returns the report; a failed group is recorded, not fatal. */
 export async function runBench(options: BenchOptions, log: (line: string) => void): Promise<BenchReport> {
-  const [loadAverageAtStart = 0] = loadavg();
+  const startedAt = cpuSnapshot();
+  const machine = describeMachine();
   log(
-    `1-minute load average at start: ${loadAverageAtStart.toFixed(2)} (the figures assume an otherwise idle machine)`,
+    `1-minute load average at start: ${machine.loadAverageAtStart.toFixed(2)} (the figures assume an otherwise idle machine)`,
   );
-  // Measured first, on a quiet machine: it is the ceiling the hashing figures are read against.
-  const scrypt = await measureScryptLimit();
-  log(
-    `scrypt: ${scrypt.medianMs.toFixed(1)} ms each, limit ${scrypt.signInsPerSecond.toFixed(0)} sign-ins/s on ${scrypt.cores} cores`,
-  );
-  const dir = mkdtempSync(join(tmpdir(), "latchkey-bench-"));
-  const secret = randomBytes(32).toString("base64url");
-  const servers: ChildServer[] = [];
+  const discovery = await discoverPlugins();
+  log(`plugin packages: ${discovery.plugins.map((p) => p.packageName).join(", ") || "none"}`);
+
+  const needsServers = options.groups.some((group) => group !== "bundle");
+  const entries = needsServers ? await buildServers(discovery) : ({} as Record<ServerName, string>);
+  const stores: Stores | null = needsServers ? await openStores() : null;
+  if (stores?.unavailable.postgres) log(stores.unavailable.postgres);
+  if (stores?.unavailable.redis) log(stores.unavailable.redis);
+  const ctx: RunContext = {
+    options,
+    secret: randomBytes(32).toString("base64url"),
+    entries,
+    discovery,
+    stores: stores as Stores,
+    log,
+  };
+
+  const results: Partial<GroupResults> = {};
+  const runs: GroupRun[] = [];
+  const tables: Table[] = [];
   try {
-    const start = async (implementation: Implementation): Promise<Target> => {
-      const server = await startServer(implementation, join(dir, `${implementation}.db`), secret);
-      servers.push(server);
-      log(`${implementation}: listening on ${server.baseURL}`);
-      return { server, user: await seedUser(server.baseURL) };
-    };
-    // One after the other: two cold starts at once would only slow each other down.
-    const targets: Record<Implementation, Target> = {
-      latchkey: await start("latchkey"),
-      reference: await start("reference"),
-    };
-    const figures: FigureResult[] = [];
-    for (const figure of FIGURES) {
-      const latchkey = await measure(figure, targets.latchkey, options, log);
-      const reference = await measure(figure, targets.reference, options, log);
-      figures.push({
-        figure,
-        latchkey,
-        reference,
-        ratio: latchkey.rps / reference.rps,
-        scryptShare: hashesPassword(figure)
-          ? {
-              latchkey: latchkey.rps / scrypt.signInsPerSecond,
-              reference: reference.rps / scrypt.signInsPerSecond,
-            }
-          : null,
+    for (const group of options.groups) {
+      const before = cpuSnapshot();
+      log(`-- ${group}`);
+      let error: string | null = null;
+      try {
+        tables.push(...(await runGroup(group, ctx, results)));
+      } catch (cause) {
+        error = (cause as Error).stack ?? String(cause);
+        log(`${group} failed: ${error}`);
+      }
+      const after = cpuSnapshot();
+      runs.push({
+        group,
+        seconds: (after.at - before.at) / 1000,
+        otherCpuShare: otherCpuShare(before, after),
+        error,
       });
     }
-    return {
-      date: new Date().toISOString(),
-      machine: describeMachine(loadAverageAtStart),
-      options,
-      scrypt,
-      figures,
-    };
   } finally {
-    await Promise.all(servers.map((server) => server.stop()));
-    rmSync(dir, { recursive: true, force: true });
+    await stores?.cleanup();
   }
+  const finishedAt = cpuSnapshot();
+  return {
+    date: new Date().toISOString(),
+    machine,
+    options,
+    plugins: discovery,
+    runs,
+    otherCpuShare: otherCpuShare(startedAt, finishedAt),
+    results,
+    tables,
+  };
 }
 
-async function measure(
-  figure: FigureName,
-  target: Target,
-  options: BenchOptions,
-  log: (line: string) => void,
-): Promise<Measurement> {
-  const { server, user } = target;
-  const settings = figureRequest(figure, server.baseURL, user);
-  if (options.warmupSeconds > 0) {
-    const warmup = await runLoad(server.baseURL, settings, options.connections, options.warmupSeconds);
-    // autocannon stops without waiting for answers in flight; the server still finishes them
-    // (a sign-in's scrypt runs on), which would eat into the measured window. Let them drain.
-    await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(warmup.maxLatency, 100), 5_000)));
+async function runGroup(group: GroupName, ctx: RunContext, results: Partial<GroupResults>): Promise<Table[]> {
+  switch (group) {
+    case "bundle":
+      return [bundleTable((results.bundle = await runBundle(ctx)))];
+    case "cold-start":
+      return [coldStartTable((results["cold-start"] = await runColdStart(ctx)))];
+    case "get-session":
+      return [getSessionTable((results["get-session"] = await runGetSession(ctx)))];
+    case "sign":
+      return signTables((results.sign = await runSign(ctx)));
+    case "plugins":
+      return [pluginsTable((results.plugins = await runPlugins(ctx)))];
+    case "memory":
+      return [memoryTable((results.memory = await runMemory(ctx)))];
   }
-  const result = await runLoad(server.baseURL, settings, options.connections, options.durationSeconds);
-  const problems = result.non2xx + result.errors + result.timeouts;
-  log(
-    `${server.implementation} ${figure}: ${result.rps.toFixed(0)} rps, p50 ${result.p50} ms, p99 ${result.p99} ms` +
-      (problems > 0
-        ? ` — ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodes)}, ${result.errors} errors`
-        : ""),
-  );
-  return result;
 }

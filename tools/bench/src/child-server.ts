@@ -1,53 +1,80 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { request } from "node:http";
 import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
+import { BENCH_DIR } from "./build.js";
+import type { ServerStats } from "./servers/serve.js";
+import type { Implementation, ServerConfig } from "./server-config.js";
 
-/** Which implementation a server process runs. */
-export type Implementation = "latchkey" | "reference";
+/** What the bench decides about a server; the port, secret and base URL are filled in at start. */
+export type ServerSettings = Omit<ServerConfig, "port" | "baseURL">;
+
+/** A server the bench can spawn: either implementation, or the bare-Node floor of the cold-start figure. */
+export type ServerName = Implementation | "floor";
 
 /** One auth server running in its own process on loopback. */
 export interface ChildServer {
-  implementation: Implementation;
+  implementation: ServerName;
   baseURL: string;
+  /** Milliseconds from spawn to the first `200 {"ok":true}` on `/api/auth/ok`. */
+  startMs: number;
+  /** The server's own memory and event-loop figures; `reset` restarts the loop histogram, `gc` collects first. */
+  stats(options?: { reset?: boolean; gc?: boolean }): Promise<ServerStats>;
+  /**
+   * Resolves once the server has answered every request it began. autocannon stops without
+   * waiting for answers in flight, and the server still finishes them (a sign-in's scrypt runs
+   * on): without this, the next measured window would start behind that backlog.
+   */
+  settle(): Promise<void>;
   /** Everything the process printed, for failure messages. */
   output(): string;
   stop(): Promise<void>;
 }
 
-const benchDir = fileURLToPath(new URL("..", import.meta.url));
-
-/** Starts `src/servers/<implementation>.ts` on a free port and resolves once `/api/auth/ok` answers. */
+/** Spawns the bundled server `entry` (see build.ts) on a free port; resolves once `/api/auth/ok` answers. */
 export async function startServer(
-  implementation: Implementation,
-  dbFile: string,
-  secret: string,
+  implementation: ServerName,
+  entry: string,
+  settings: ServerSettings,
+  { pollMs = 100, timeoutMs = 60_000 }: { pollMs?: number; timeoutMs?: number } = {},
 ): Promise<ChildServer> {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
+  const config: ServerConfig = { ...settings, port, baseURL };
+  const started = performance.now();
   // Its own process, so the load generator and the server never share an event loop.
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "--conditions=@latchkey/source", `src/servers/${implementation}.ts`],
-    {
-      cwd: benchDir,
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        BENCH_PORT: String(port),
-        BENCH_DB_FILE: dbFile,
-        BENCH_SECRET: secret,
-        BENCH_BASE_URL: baseURL,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  // --expose-gc lets the memory figure also read the heap after a full collection; it changes nothing else.
+  const child = spawn(process.execPath, ["--expose-gc", entry], {
+    cwd: BENCH_DIR,
+    env: { ...process.env, NODE_ENV: "production", BENCH_CONFIG: JSON.stringify(config) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const server: ChildServer = { implementation, baseURL, output: () => output, stop: () => stopChild(child) };
+  const server: ChildServer = {
+    implementation,
+    baseURL,
+    startMs: Number.NaN,
+    async stats({ reset = false, gc = false } = {}) {
+      const query = [reset ? "reset" : "", gc ? "gc" : ""].filter(Boolean).join("&");
+      const res = await fetch(`${baseURL}/__bench/stats${query ? `?${query}` : ""}`);
+      return (await res.json()) as ServerStats;
+    },
+    async settle() {
+      const deadline = performance.now() + 60_000;
+      while ((await server.stats()).inFlight > 0) {
+        if (performance.now() > deadline)
+          throw new Error(`${implementation}: requests still in flight after 60 s`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    output: () => output,
+    stop: () => stopChild(child),
+  };
   try {
-    await waitForOk(baseURL, child, 60_000);
+    await waitForOk(port, child, pollMs, timeoutMs);
+    server.startMs = performance.now() - started;
   } catch (error) {
     await server.stop();
     throw new Error(
@@ -67,21 +94,36 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-async function waitForOk(baseURL: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/** One GET of `/api/auth/ok` with a fresh connection; resolves to the status and body, or the error. */
+function getOk(port: number): Promise<{ status: number; body: string } | Error> {
+  return new Promise((resolve) => {
+    const req = request({ host: "127.0.0.1", port, path: "/api/auth/ok", agent: false }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", resolve);
+    req.end();
+  });
+}
+
+async function waitForOk(
+  port: number,
+  child: ChildProcess,
+  pollMs: number,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
   let last = "no answer yet";
-  while (Date.now() < deadline) {
+  while (performance.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`exited (${child.exitCode ?? child.signalCode})`);
-    try {
-      const res = await fetch(`${baseURL}/api/auth/ok`);
-      const body = await res.text();
-      if (res.status === 200 && body.replace(/\s/g, "") === '{"ok":true}') return;
-      last = `${res.status} ${body.slice(0, 200)}`;
-    } catch (error) {
-      last = (error as Error).message;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const answer = await getOk(port);
+    if (answer instanceof Error) last = answer.message;
+    else if (answer.status === 200 && answer.body.replace(/\s/g, "") === '{"ok":true}') return;
+    else last = `${answer.status} ${answer.body.slice(0, 200)}`;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
   throw new Error(`GET /api/auth/ok did not answer {"ok":true} within ${timeoutMs} ms (last: ${last})`);
 }

@@ -1,16 +1,8 @@
 import type autocannon from "autocannon";
 import type { SeededUser } from "./seed.js";
 
-/** The figures the bench reports, in the order it runs them (sign-up last: it grows the tables). */
-export const FIGURES = ["get-session", "sign-in", "sign-up"] as const;
-
-/** One measured endpoint. */
-export type FigureName = (typeof FIGURES)[number];
-
-/** Whether every request of the figure costs one scrypt, so the machine's scrypt limit caps it. */
-export function hashesPassword(figure: FigureName): boolean {
-  return figure !== "get-session";
-}
+/** The endpoints the bench loads. */
+export type FigureName = "get-session" | "get-session-bearer" | "sign-in" | "sign-up";
 
 // Unique across warm-ups, runs and both servers of one process: sign-up refuses a known email.
 let signUps = 0;
@@ -28,6 +20,12 @@ export function figureRequest(
       return {
         method: "GET",
         requests: [{ path: "/api/auth/get-session", headers: { cookie: user.cookie } }],
+      };
+    case "get-session-bearer":
+      if (!user.bearer) throw new Error("the server sent no set-auth-token header: is the bearer plugin on?");
+      return {
+        method: "GET",
+        requests: [{ path: "/api/auth/get-session", headers: { authorization: `Bearer ${user.bearer}` } }],
       };
     case "sign-in":
       return {
@@ -59,4 +57,21 @@ export function figureRequest(
         ],
       };
   }
+}
+
+/** get-session spread over many sessions: request i carries cookie i mod n (autocannon's setupRequest). */
+export function roundRobinGetSession(cookies: readonly string[]): Partial<autocannon.Options> {
+  let next = 0;
+  return {
+    method: "GET",
+    requests: [
+      {
+        path: "/api/auth/get-session",
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, cookie: cookies[next++ % cookies.length] ?? "" },
+        }),
+      },
+    ],
+  };
 }

@@ -14,20 +14,25 @@ export interface Measurement {
   timeouts: number;
   statusCodes: Record<string, number>;
   durationSeconds: number;
+  /** When the figure was measured in rounds: each round's rps, p50 and p99 (the fields above are their medians). */
+  rounds?: Array<{ rps: number; p50: number; p99: number }>;
 }
 
-/** Runs autocannon against `url` with `settings` for `durationSeconds`. */
+/** How long a run lasts: a number of seconds, or a number of requests. */
+export type LoadLength = { seconds: number } | { amount: number };
+
+/** Runs autocannon against `url` with `settings` for `length`. */
 export async function runLoad(
   url: string,
   settings: Partial<autocannon.Options>,
   connections: number,
-  durationSeconds: number,
+  length: LoadLength,
 ): Promise<Measurement> {
   const result = await autocannon({
     ...settings,
     url,
     connections,
-    duration: durationSeconds,
+    ...("seconds" in length ? { duration: length.seconds } : { amount: length.amount }),
     pipelining: 1,
   });
   const statusCodes: Record<string, number> = {};
@@ -46,4 +51,50 @@ export async function runLoad(
     statusCodes,
     durationSeconds: seconds,
   };
+}
+
+/** The median of each statistic over `runs` (rps, p50 and p99 separately); counts are summed. */
+export function medianOfRounds(runs: readonly Measurement[]): Measurement {
+  const statusCodes: Record<string, number> = {};
+  for (const run of runs) {
+    for (const [code, count] of Object.entries(run.statusCodes))
+      statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  }
+  const sum = (pick: (m: Measurement) => number): number => runs.reduce((total, m) => total + pick(m), 0);
+  return {
+    rps: median(runs.map((m) => m.rps)),
+    p50: median(runs.map((m) => m.p50)),
+    p99: median(runs.map((m) => m.p99)),
+    maxLatency: Math.max(...runs.map((m) => m.maxLatency)),
+    requests: sum((m) => m.requests),
+    non2xx: sum((m) => m.non2xx),
+    errors: sum((m) => m.errors),
+    timeouts: sum((m) => m.timeouts),
+    statusCodes,
+    durationSeconds: sum((m) => m.durationSeconds),
+    rounds: runs.map(({ rps, p50, p99 }) => ({ rps, p50, p99 })),
+  };
+}
+
+/** The median of `values` (the mean of the middle two for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (!sorted.length) return Number.NaN;
+  return sorted.length % 2 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
+}
+
+/** Whether any answer of the run was not a 2xx, or failed. */
+export function failed(m: Measurement): boolean {
+  return m.non2xx > 0 || m.errors > 0 || m.timeouts > 0;
+}
+
+/** One log line for a measurement. */
+export function describe(m: Measurement): string {
+  return (
+    `${m.rps.toFixed(0)} rps, p50 ${m.p50} ms, p99 ${m.p99} ms` +
+    (failed(m)
+      ? ` — ${m.non2xx} non-2xx ${JSON.stringify(m.statusCodes)}, ${m.errors} errors, ${m.timeouts} timeouts`
+      : "")
+  );
 }

@@ -1,4 +1,4 @@
-// `pnpm bench [--quick]`: Latchkey against better-auth@1.7.6 on this machine, one run.
+// `pnpm bench [--quick] [--only=...]`: Latchkey against better-auth@1.7.6 on this machine, one run.
 import { runBench } from "./bench.js";
 import { parseOptions, type BenchOptions } from "./options.js";
 import { formatTable } from "./report.js";
@@ -14,5 +14,6 @@ function optionsOrExit(): BenchOptions {
 }
 
 const report = await runBench(optionsOrExit(), (line) => console.error(`[bench] ${line}`));
-console.log(`\n${formatTable(report)}\n`);
+console.log(`\n${formatTable(report)}`);
 for (const file of writeResults(report)) console.log(`wrote ${file}`);
+if (report.runs.some((run) => run.error)) process.exitCode = 1;

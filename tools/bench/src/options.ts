@@ -1,15 +1,33 @@
-/** How long and how hard each figure is loaded. */
+/** The figure groups, in the order a run measures them. */
+export const GROUPS = ["bundle", "cold-start", "get-session", "sign", "plugins", "memory"] as const;
+export type GroupName = (typeof GROUPS)[number];
+
+/** How long and how hard each figure is loaded, and which groups run. */
 export interface BenchOptions {
-  /** Seconds of measured load per figure and server. @default 8 (2 with --quick) */
+  /** Seconds of measured load per round, figure and server. @default 5 (2 with --quick) */
   durationSeconds: number;
-  /** Seconds of unmeasured load first, so JIT, caches and SQLite pages are warm. @default 2 (0.5 with --quick) */
+  /** Rounds per figure: the servers take turns, and each statistic is the median over rounds. @default 3 (1 with --quick) */
+  rounds: number;
+  /** Seconds of unmeasured load first, so JIT, caches and database pages are warm. @default 2 (0.5 with --quick) */
   warmupSeconds: number;
   /** Concurrent connections autocannon keeps open. @default 10 */
   connections: number;
   quick: boolean;
+  /** The groups to run. @default every group */
+  groups: GroupName[];
 }
 
-const USAGE = "usage: pnpm bench [--quick] [--duration=SECONDS] [--warmup=SECONDS] [--connections=N]";
+const USAGE =
+  "usage: pnpm bench [--quick] [--only=GROUP,...] [--rounds=N] [--duration=SECONDS] [--warmup=SECONDS] [--connections=N]\n" +
+  `groups: ${GROUPS.join(", ")}`;
+
+/** Names accepted in --only besides the group names themselves. */
+const ALIASES: Record<string, GroupName> = {
+  "sign-in": "sign",
+  "sign-up": "sign",
+  "event-loop": "sign",
+  coldstart: "cold-start",
+};
 
 /** Parses the bench's command line; throws a TypeError with the usage on anything unknown. */
 export function parseOptions(argv: readonly string[]): BenchOptions {
@@ -17,10 +35,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   const args = argv.filter((arg) => arg !== "--");
   const quick = args.includes("--quick");
   const options: BenchOptions = {
-    durationSeconds: quick ? 2 : 8,
+    durationSeconds: quick ? 2 : 5,
+    rounds: quick ? 1 : 3,
     warmupSeconds: quick ? 0.5 : 2,
     connections: 10,
     quick,
+    groups: [...GROUPS],
   };
   for (const arg of args) {
     if (arg === "--quick") continue;
@@ -28,9 +48,31 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     if (flag === "--duration") options.durationSeconds = positive(flag, value);
     else if (flag === "--warmup") options.warmupSeconds = positive(flag, value, true);
     else if (flag === "--connections") options.connections = Math.round(positive(flag, value));
+    else if (flag === "--rounds") options.rounds = Math.round(positive(flag, value));
+    else if (flag === "--only") options.groups = groups(value);
     else throw new TypeError(`unknown argument "${arg}"\n${USAGE}`);
   }
   return options;
+}
+
+/** Whether the run measured every group (only such a run may replace latest.md and docs/benchmarks.md). */
+export function isComplete(options: BenchOptions): boolean {
+  return GROUPS.every((group) => options.groups.includes(group));
+}
+
+function groups(value: string | undefined): GroupName[] {
+  const wanted = new Set<GroupName>();
+  for (const name of (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const group = (GROUPS as readonly string[]).includes(name) ? (name as GroupName) : ALIASES[name];
+    if (!group) throw new TypeError(`--only: unknown group "${name}"\n${USAGE}`);
+    wanted.add(group);
+  }
+  if (!wanted.size) throw new TypeError(`--only needs at least one group\n${USAGE}`);
+  // Always in run order, whatever order the caller wrote.
+  return GROUPS.filter((group) => wanted.has(group));
 }
 
 function positive(flag: string, value: string | undefined, zeroAllowed = false): number {

@@ -1,128 +1,77 @@
-import type { FigureName } from "./figures.js";
-import type { Measurement } from "./load.js";
-import type { BenchOptions } from "./options.js";
-import type { ScryptLimit } from "./scrypt-limit.js";
+import type { GroupResults } from "./bench.js";
+import type { Machine } from "./machine.js";
+import type { BenchOptions, GroupName } from "./options.js";
+import type { PluginDiscovery } from "./plugins.js";
+import { tableMarkdown, tableText, type Table } from "./table.js";
 
-/** Both implementations' measurements of one figure. */
-export interface FigureResult {
-  figure: FigureName;
-  latchkey: Measurement;
-  reference: Measurement;
-  /** Latchkey rps / reference rps. */
-  ratio: number;
-  /** Share of the scrypt limit each reached, for figures that hash a password; null otherwise. */
-  scryptShare: { latchkey: number; reference: number } | null;
+/** How one group's run went: its length, how busy the rest of the machine was, and any failure. */
+export interface GroupRun {
+  group: GroupName;
+  seconds: number;
+  /** Share of the machine's CPU used by work outside the bench meanwhile (0-1). */
+  otherCpuShare: number;
+  error: string | null;
 }
 
 /** One bench run, as written to results/*.json. */
 export interface BenchReport {
   date: string;
-  machine: {
-    cpus: number;
-    cpuModel: string;
-    node: string;
-    platform: string;
-    commit: string;
-    /** 1-minute load average just before the run: above ~0.5 something else was using the cores. */
-    loadAverageAtStart: number;
-  };
+  machine: Machine;
   options: BenchOptions;
-  scrypt: ScryptLimit;
-  figures: FigureResult[];
+  plugins: PluginDiscovery;
+  runs: GroupRun[];
+  /** Share of the machine's CPU used by work outside the bench over the whole run (0-1). */
+  otherCpuShare: number;
+  results: Partial<GroupResults>;
+  /** What was printed, table by table. */
+  tables: Table[];
 }
 
-const HEADER = [
-  "figure",
-  "Latchkey rps",
-  "p50 ms",
-  "p99 ms",
-  "reference rps",
-  "p50 ms",
-  "p99 ms",
-  "ratio",
-  "% scrypt limit (L / ref)",
-];
+/** Above this share of the CPU taken by other work, the report says the numbers are noisy. */
+export const BUSY_SHARE = 0.1;
 
-/** The results table as aligned plain text, for the terminal. */
+/** The whole report as plain text, for the terminal. */
 export function formatTable(report: BenchReport): string {
-  const rows = [HEADER, ...report.figures.map(row)];
-  const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
-      .join("  ");
   return [
-    line(HEADER),
-    widths.map((w) => "-".repeat(w)).join("  "),
-    ...rows.slice(1).map(line),
+    ...context(report),
     "",
-    ...notes(report),
+    ...report.tables.flatMap((table) => [tableText(table), ""]),
+    ...failures(report),
   ].join("\n");
 }
 
-/** The results table and its context as Markdown, for results/latest.md. */
+/** The whole report as Markdown: results/latest.md, and docs/benchmarks.md after a complete run. */
 export function formatMarkdown(report: BenchReport): string {
-  const { machine, options } = report;
-  const cells = (r: string[]): string => `| ${r.join(" | ")} |`;
   return [
     `# Latchkey vs better-auth@1.7.6 — ${report.date}`,
     "",
-    `Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ${machine.platform}, commit ${machine.commit}, load average ${machine.loadAverageAtStart.toFixed(2)} at start.`,
-    `Load: autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up then ${options.durationSeconds} s measured per figure and server; both servers on SQLite files, NODE_ENV=production, rate limit off.`,
+    ...context(report).map((line) => `${line}  `),
     "",
-    cells(HEADER),
-    cells(HEADER.map((_, i) => (i === 0 ? "---" : "---:"))),
-    ...report.figures.map((f) => cells(row(f))),
-    "",
-    ...notes(report).map((n) => `- ${n}`),
-    "",
+    ...report.tables.map(tableMarkdown),
+    ...failures(report).map((line) => `- ${line}`),
   ].join("\n");
 }
 
-function row(f: FigureResult): string[] {
-  const share = f.scryptShare
-    ? `${percent(f.scryptShare.latchkey)} / ${percent(f.scryptShare.reference)}`
-    : "";
+function context(report: BenchReport): string[] {
+  const { machine, options } = report;
+  // Bundle sizes do not depend on load (and esbuild's own process is counted as other work).
+  const busy = report.runs.filter((run) => run.group !== "bundle" && run.otherCpuShare > BUSY_SHARE);
   return [
-    f.figure + (failed(f.latchkey) || failed(f.reference) ? " (!)" : ""),
-    f.latchkey.rps.toFixed(0),
-    ms(f.latchkey.p50),
-    ms(f.latchkey.p99),
-    f.reference.rps.toFixed(0),
-    ms(f.reference.p50),
-    ms(f.reference.p99),
-    `${f.ratio.toFixed(2)}x`,
-    share,
+    `Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGB} GB, Node ${machine.node}, ${machine.platform}, commit ${machine.commit}.`,
+    `Load: 1-minute load average ${machine.loadAverageAtStart.toFixed(2)} at start; other work used ${percent(report.otherCpuShare)} of the CPU during the run` +
+      (busy.length
+        ? ` (busy during ${busy.map((run) => `${run.group} ${percent(run.otherCpuShare)}`).join(", ")}: those figures are noisier than on an idle machine).`
+        : "."),
+    `Method: each server its own process on loopback, loaded in turn by autocannon from the bench process (${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${options.rounds} round${options.rounds > 1 ? "s" : ""} of ${options.durationSeconds} s per server, the order alternating; each statistic is the median over rounds)` +
+      `; both libraries bundled by esbuild and run with plain node, NODE_ENV=production, rate limit off${options.quick ? "; --quick: smoke numbers" : ""}.`,
+    "rps counts 2xx answers only; p50/p99 are autocannon's (millisecond resolution); L/ref = Latchkey / reference.",
   ];
 }
 
-function notes(report: BenchReport): string[] {
-  const { scrypt } = report;
-  const lines = [
-    `scrypt limit: one native scrypt (N=16384, r=16, p=1, 64 bytes) takes ${scrypt.medianMs.toFixed(1)} ms (median of 5); ` +
-      `${scrypt.cores} cores / that = ${scrypt.signInsPerSecond.toFixed(0)} sign-ins/s at most.`,
-  ];
-  for (const f of report.figures) {
-    for (const [name, m] of [
-      ["Latchkey", f.latchkey],
-      ["reference", f.reference],
-    ] as const) {
-      if (failed(m)) {
-        lines.push(
-          `(!) ${f.figure} on ${name}: ${m.non2xx} non-2xx, ${m.errors} errors, ${m.timeouts} timeouts; status codes ${JSON.stringify(m.statusCodes)} (rps counts 2xx only).`,
-        );
-      }
-    }
-  }
-  return lines;
-}
-
-function failed(m: Measurement): boolean {
-  return m.non2xx > 0 || m.errors > 0 || m.timeouts > 0;
-}
-
-function ms(value: number): string {
-  return value.toFixed(value < 10 ? 1 : 0);
+function failures(report: BenchReport): string[] {
+  return report.runs
+    .filter((run) => run.error)
+    .map((run) => `(!) ${run.group} failed: ${(run.error ?? "").split("\n")[0]}`);
 }
 
 function percent(share: number): string {

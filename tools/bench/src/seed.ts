@@ -1,12 +1,14 @@
-/** The user every figure works with, and the session cookie its sign-up returned. */
+/** The user every figure works with, and the credentials its sign-up returned. */
 export interface SeededUser {
   email: string;
   password: string;
   /** `name=value` pairs of every Set-Cookie, ready for a Cookie header. */
   cookie: string;
+  /** The `set-auth-token` header, when the server runs the bearer plugin. */
+  bearer: string | null;
 }
 
-/** Signs one user up through HTTP, checks that its cookie opens a session, and returns both. */
+/** Signs one user up through HTTP, checks that its cookie (and Bearer token) open a session, and returns them. */
 export async function seedUser(baseURL: string): Promise<SeededUser> {
   const email = "bench-user@example.com";
   const password = "bench-password-123";
@@ -21,11 +23,24 @@ export async function seedUser(baseURL: string): Promise<SeededUser> {
     .map((header) => header.split(";", 1)[0])
     .join("; ");
   if (!cookie) throw new Error("seed sign-up set no cookie");
+  const bearer = res.headers.get("set-auth-token");
   // A get-session figure that answers `null` would measure the wrong path: check first.
-  const check = await fetch(`${baseURL}/api/auth/get-session`, { headers: { cookie } });
+  await expectSession(baseURL, { cookie }, email);
+  if (bearer) await expectSession(baseURL, { authorization: `Bearer ${bearer}` }, email);
+  return { email, password, cookie, bearer };
+}
+
+/** Throws unless `GET /get-session` with `headers` answers the session of `email`. */
+export async function expectSession(
+  baseURL: string,
+  headers: Record<string, string>,
+  email: string,
+): Promise<void> {
+  const check = await fetch(`${baseURL}/api/auth/get-session`, { headers });
   const session = (await check.json()) as { user?: { email?: string } } | null;
   if (check.status !== 200 || session?.user?.email !== email) {
-    throw new Error(`get-session with the seed cookie answered ${check.status} ${JSON.stringify(session)}`);
+    throw new Error(
+      `get-session with ${Object.keys(headers).join(", ")} answered ${check.status} ${JSON.stringify(session)}`,
+    );
   }
-  return { email, password, cookie };
 }

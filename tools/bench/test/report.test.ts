@@ -1,80 +1,160 @@
-import { describe, expect, it } from "vitest";
-import type { Measurement } from "../src/load.js";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { median, medianOfRounds } from "../src/load.js";
+import { parseOptions } from "../src/options.js";
 import { formatMarkdown, formatTable, type BenchReport } from "../src/report.js";
+import { writeResults } from "../src/results.js";
+import { roundOrder } from "../src/rounds.js";
+import { tableMarkdown, tableText, type Table } from "../src/table.js";
+import { atLeast, atMost, msText, ratioText, verdictText } from "../src/targets.js";
 
-function measurement(rps: number, extra: Partial<Measurement> = {}): Measurement {
+const table: Table = {
+  title: "get-session with a valid session",
+  header: ["get-session", "Latchkey rps", "ref rps", "rps L/ref", "target"],
+  rows: [["SQLite, cookie", "1500", "300", "5.00x", "≥ 5x: met"]],
+  notes: ["a note"],
+};
+
+function report(argv: string[] = [], extra: Partial<BenchReport> = {}): BenchReport {
   return {
-    rps,
-    p50: 4,
-    p99: 12.5,
-    maxLatency: 30,
-    requests: rps * 8,
-    non2xx: 0,
-    errors: 0,
-    timeouts: 0,
-    statusCodes: { "200": rps * 8 },
-    durationSeconds: 8,
+    date: "2026-01-01T00:00:00.000Z",
+    machine: {
+      cpus: 2,
+      cpuModel: "Test CPU",
+      memoryGB: 8,
+      node: "v20.20.2",
+      platform: "linux",
+      commit: "abc1234",
+      loadAverageAtStart: 0.12,
+    },
+    options: parseOptions(argv),
+    plugins: { plugins: [], skipped: [], unmapped: [] },
+    runs: [{ group: "get-session", seconds: 60, otherCpuShare: 0.02, error: null }],
+    otherCpuShare: 0.02,
+    results: {},
+    tables: [table],
     ...extra,
   };
 }
 
-const report: BenchReport = {
-  date: "2026-01-01T00:00:00.000Z",
-  machine: {
-    cpus: 2,
-    cpuModel: "Test CPU",
-    node: "v20.20.2",
-    platform: "linux",
-    commit: "abc1234",
-    loadAverageAtStart: 0.12,
-  },
-  options: { durationSeconds: 8, warmupSeconds: 2, connections: 10, quick: false },
-  scrypt: { medianMs: 100, cores: 2, signInsPerSecond: 20 },
-  figures: [
-    {
-      figure: "get-session",
-      latchkey: measurement(1500),
-      reference: measurement(500),
-      ratio: 3,
-      scryptShare: null,
-    },
-    {
-      figure: "sign-in",
-      latchkey: measurement(18),
-      reference: measurement(9, { non2xx: 2, statusCodes: { "200": 70, "500": 2 } }),
-      ratio: 2,
-      scryptShare: { latchkey: 0.9, reference: 0.45 },
-    },
-  ],
-};
-
-describe("formatTable", () => {
-  it("shows rps, latencies, the ratio and the share of the scrypt limit", () => {
-    const lines = formatTable(report).split("\n");
-    expect(lines[0]).toMatch(/^figure\s+Latchkey rps\s+p50 ms\s+p99 ms\s+reference rps/);
-    expect(lines[2]).toMatch(/^get-session\s+1500\s+4\.0\s+13\s+500\s+4\.0\s+13\s+3\.00x\s*$/);
-    expect(lines[3]).toMatch(/^sign-in \(!\)\s+18 .* 2\.00x\s+90% \/ 45%$/);
+describe("targets", () => {
+  it("says met or NOT met beside the formula", () => {
+    expect(verdictText(atLeast(5.2, 5, "≥ 5x"))).toBe("≥ 5x: met");
+    expect(verdictText(atMost(0.4, 1 / 3, "≤ 1/3"))).toBe("≤ 1/3: NOT met");
+    expect(verdictText(null)).toBe("");
   });
 
-  it("states the scrypt limit and flags non-2xx answers", () => {
-    const text = formatTable(report);
-    expect(text).toContain("takes 100.0 ms (median of 5); 2 cores / that = 20 sign-ins/s at most.");
-    expect(text).toContain(
-      '(!) sign-in on reference: 2 non-2xx, 0 errors, 0 timeouts; status codes {"200":70,"500":2}',
-    );
+  it("formats ratios and milliseconds", () => {
+    expect(ratioText(3.041)).toBe("3.04x");
+    expect(ratioText(Number.NaN)).toBe("n/a");
+    expect(msText(4)).toBe("4.0");
+    expect(msText(14.4)).toBe("14");
   });
 });
 
-describe("formatMarkdown", () => {
-  it("is a Markdown table with the machine and load described", () => {
-    const md = formatMarkdown(report);
-    expect(md).toContain(
-      "Machine: 2 × Test CPU, Node v20.20.2, linux, commit abc1234, load average 0.12 at start.",
+describe("tables", () => {
+  it("aligns plain text: first column left, numbers right", () => {
+    const lines = tableText(table).split("\n");
+    expect(lines[0]).toBe("== get-session with a valid session");
+    expect(lines[1]).toMatch(/^get-session\s+Latchkey rps\s+ref rps\s+rps L\/ref\s+target$/);
+    expect(lines[3]).toMatch(/^SQLite, cookie\s+1500\s+300\s+5\.00x\s+≥ 5x: met$/);
+    expect(lines[4]).toBe("  a note");
+  });
+
+  it("renders Markdown with right-aligned number columns", () => {
+    const md = tableMarkdown(table);
+    expect(md).toContain("### get-session with a valid session");
+    expect(md).toContain("| get-session | Latchkey rps | ref rps | rps L/ref | target |");
+    expect(md).toContain("| --- | ---: | ---: | ---: | ---: |");
+    expect(md).toContain("| SQLite, cookie | 1500 | 300 | 5.00x | ≥ 5x: met |");
+    expect(md).toContain("- a note");
+  });
+});
+
+describe("report", () => {
+  it("states the machine, the load and the method before the tables", () => {
+    const text = formatTable(report());
+    expect(text).toContain("Machine: 2 × Test CPU, 8 GB, Node v20.20.2, linux, commit abc1234.");
+    expect(text).toContain(
+      "1-minute load average 0.12 at start; other work used 2% of the CPU during the run.",
     );
-    expect(md).toContain(
-      "| figure | Latchkey rps | p50 ms | p99 ms | reference rps | p50 ms | p99 ms | ratio | % scrypt limit (L / ref) |",
-    );
-    expect(md).toContain("| --- | ---: | ---: |");
-    expect(md).toContain("| get-session | 1500 | 4.0 | 13 | 500 | 4.0 | 13 | 3.00x |  |");
+    expect(text).toContain("== get-session with a valid session");
+  });
+
+  it("names the groups that ran beside other work, and failed groups", () => {
+    const busy = report([], {
+      runs: [
+        { group: "get-session", seconds: 60, otherCpuShare: 0.4, error: null },
+        { group: "memory", seconds: 10, otherCpuShare: 0, error: "Error: boom\n  at x" },
+      ],
+    });
+    const md = formatMarkdown(busy);
+    expect(md).toContain("busy during get-session 40%");
+    expect(md).toContain("- (!) memory failed: Error: boom");
+  });
+});
+
+describe("writeResults", () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const temp = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-results-"));
+    dirs.push(dir);
+    return dir;
+  };
+
+  it("a complete full run replaces latest.* and the docs page", () => {
+    const dir = temp();
+    const docs = join(dir, "benchmarks.md");
+    writeResults(report(), dir, docs);
+    expect(readdirSync(dir).sort()).toEqual([
+      "bench-2026-01-01T00-00-00-000Z.json",
+      "benchmarks.md",
+      "latest.json",
+      "latest.md",
+    ]);
+    const page = readFileSync(docs, "utf8");
+    expect(page).toMatch(/^# Benchmarks\n/);
+    expect(page).toContain("## Run of 2026-01-01T00:00:00.000Z");
+    expect(page).toContain("Machine: 2 × Test CPU");
+  });
+
+  it.each([
+    [["--quick"], "bench-2026-01-01T00-00-00-000Z-quick.json"],
+    [["--only=bundle"], "bench-2026-01-01T00-00-00-000Z-partial.json"],
+  ])("%j writes only its own JSON", (argv, name) => {
+    const dir = temp();
+    writeResults(report(argv), dir, join(dir, "benchmarks.md"));
+    expect(readdirSync(dir)).toEqual([name]);
+  });
+});
+
+describe("medianOfRounds", () => {
+  it("takes each statistic's median over rounds and sums the counts", () => {
+    const round = (rps: number, p99: number, non2xx = 0) => ({
+      rps,
+      p50: rps / 100,
+      p99,
+      maxLatency: p99 * 2,
+      requests: rps,
+      non2xx,
+      errors: 0,
+      timeouts: 0,
+      statusCodes: { "200": rps - non2xx, ...(non2xx ? { "500": non2xx } : {}) },
+      durationSeconds: 1,
+    });
+    const m = medianOfRounds([round(1000, 12), round(400, 90, 3), round(900, 14)]);
+    expect(m).toMatchObject({ rps: 900, p50: 9, p99: 14, maxLatency: 180, requests: 2300, non2xx: 3 });
+    expect(m.statusCodes).toEqual({ "200": 2297, "500": 3 });
+    expect(m.rounds).toHaveLength(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+});
+
+describe("roundOrder", () => {
+  it("reverses the order every other round", () => {
+    expect([0, 1, 2].map((r) => roundOrder(["a", "b", "c"], r).join(""))).toEqual(["abc", "cba", "abc"]);
   });
 });

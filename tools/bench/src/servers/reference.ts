@@ -1,18 +1,39 @@
 // The reference under load: better-auth@1.7.6 with the same options, tables made by its own migrator.
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { getMigrations } from "better-auth/db/migration";
-import Database from "better-sqlite3";
-import { readServerEnv, serveHandler } from "./serve.js";
+import { loadPlugins } from "bench:reference-plugins";
+import { readServerConfig } from "../server-config.js";
+import { openDatabase, openRedis } from "./drivers.js";
+import { referenceRedisStorage } from "./reference-redis-storage.js";
+import { serveBench } from "./serve.js";
 
-const env = readServerEnv();
+const config = readServerConfig();
+const redis = await openRedis(config);
 const options = {
-  database: new Database(env.dbFile),
-  secret: env.secret,
-  baseURL: env.baseURL,
+  database: await openDatabase(config.database),
+  secret: config.secret,
+  baseURL: config.baseURL,
   emailAndPassword: { enabled: true },
   rateLimit: { enabled: false },
+  ...(config.cookieCache ? { session: { cookieCache: { enabled: true } } } : {}),
+  ...(redis && config.redis
+    ? { secondaryStorage: referenceRedisStorage(redis, config.redis.keyPrefix) }
+    : {}),
+  plugins: await loadPlugins(config.plugins),
 } satisfies BetterAuthOptions;
-const { runMigrations } = await getMigrations(options);
-await runMigrations();
+if (config.migrate) await (await getMigrations(options)).runMigrations();
 const auth = betterAuth(options);
-await serveHandler((request) => auth.handler(request), env.port);
+
+await serveBench({
+  handler: (request) => auth.handler(request),
+  async createSessions(email, count) {
+    const { internalAdapter } = await auth.$context;
+    const found = await internalAdapter.findUserByEmail(email);
+    if (!found) throw new Error(`no user ${email}`);
+    const tokens: string[] = [];
+    for (let i = 0; i < count; i++) tokens.push((await internalAdapter.createSession(found.user.id)).token);
+    return tokens;
+  },
+  secret: config.secret,
+  port: config.port,
+});

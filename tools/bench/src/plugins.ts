@@ -1,0 +1,139 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** A Latchkey plugin package found in packages/, and the factory that makes its plugin. */
+export interface DiscoveredPlugin {
+  /** The plugin's `id`, as its factory returned it. */
+  id: string;
+  packageName: string;
+  /** Absolute path of the package's source entry (its `@latchkey/source` export). */
+  entry: string;
+  /** The factory's export name: the package name in camelCase (`two-factor` → `twoFactor`). */
+  factory: string;
+}
+
+/** Every plugin the bench installs in its "every plugin" servers and bundles, and what it left out. */
+export interface PluginDiscovery {
+  plugins: DiscoveredPlugin[];
+  /** Packages tagged `type:plugin` that yield no server plugin, with the reason. */
+  skipped: Array<{ packageName: string; reason: string }>;
+  /** Discovered plugins the reference has no counterpart for in REFERENCE_PLUGINS. */
+  unmapped: string[];
+}
+
+/**
+ * The reference's counterpart of each Latchkey plugin id, for the reference's "same plugins"
+ * server and bundle. When a plugin package is added to packages/, add its reference factory
+ * here; until then the report lists it as unmapped (the reference side then runs without it).
+ */
+export const REFERENCE_PLUGINS: Record<string, { from: string; factory: string }> = {
+  bearer: { from: "better-auth/plugins", factory: "bearer" },
+};
+
+/**
+ * Options passed to a factory that refuses to be called without any. Empty today: every
+ * plugin package so far has defaults for everything.
+ */
+export const FACTORY_OPTIONS: Record<string, unknown> = {};
+
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+
+const camelCase = (name: string): string => name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Finds the plugin packages: every packages/* whose nx tags hold `type:plugin` and whose
+ * entry exports a factory named after the package that returns an object with an `id`.
+ * Nothing is listed by hand, so a new plugin package joins the "every plugin" figures at once.
+ */
+export async function discoverPlugins(root = repoRoot): Promise<PluginDiscovery> {
+  const discovery: PluginDiscovery = { plugins: [], skipped: [], unmapped: [] };
+  const packagesDir = join(root, "packages");
+  for (const dir of readdirSync(packagesDir).sort()) {
+    let pkg: PackageJson;
+    try {
+      pkg = JSON.parse(readFileSync(join(packagesDir, dir, "package.json"), "utf8")) as PackageJson;
+    } catch {
+      continue;
+    }
+    if (!pkg.nx?.tags?.includes("type:plugin")) continue;
+    const source = pkg.exports?.["."]?.["@latchkey/source"];
+    if (!source) {
+      discovery.skipped.push({ packageName: pkg.name, reason: "no @latchkey/source entry" });
+      continue;
+    }
+    const entry = resolve(packagesDir, dir, source);
+    const factory = camelCase(pkg.name.replace(/^@latchkey\//, ""));
+    const found = await callFactory(entry, factory);
+    if (typeof found === "string") discovery.skipped.push({ packageName: pkg.name, reason: found });
+    else discovery.plugins.push({ id: found.id, packageName: pkg.name, entry, factory });
+  }
+  discovery.unmapped = discovery.plugins.map((p) => p.id).filter((id) => !(id in REFERENCE_PLUGINS));
+  return discovery;
+}
+
+interface PackageJson {
+  name: string;
+  nx?: { tags?: string[] };
+  exports?: Record<string, Record<string, string> | undefined>;
+}
+
+/** The plugin the factory returns, or why there is none. */
+async function callFactory(entry: string, factory: string): Promise<{ id: string } | string> {
+  const module = (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
+  const make = module[factory];
+  if (typeof make !== "function") return `exports no \`${factory}()\` factory (not a server plugin)`;
+  try {
+    const plugin = (make as (options?: unknown) => unknown)(FACTORY_OPTIONS[factory]);
+    const id = (plugin as { id?: unknown } | null)?.id;
+    return typeof id === "string" ? { id } : `\`${factory}()\` returned no plugin id`;
+  } catch (error) {
+    return `\`${factory}()\` needs options (${(error as Error).message}); add them to FACTORY_OPTIONS`;
+  }
+}
+
+/** Source of the `bench:*` modules the server and bundle builds import (see virtual-modules.d.ts). */
+export function virtualModules(discovery: PluginDiscovery): Record<string, string> {
+  const latchkey = discovery.plugins;
+  const reference = latchkey.flatMap((p) => {
+    const counterpart = REFERENCE_PLUGINS[p.id];
+    return counterpart ? [{ id: p.id, ...counterpart }] : [];
+  });
+  const options = (p: { factory: string }): string =>
+    JSON.stringify(FACTORY_OPTIONS[p.factory] ?? undefined) ?? "";
+  const lazy = (cases: string[]): string =>
+    [
+      "export async function loadPlugins(ids) {",
+      "  const plugins = [];",
+      "  for (const id of ids) {",
+      "    switch (id) {",
+      ...cases,
+      '      default: throw new Error(`bench: no plugin "${id}"`);',
+      "    }",
+      "  }",
+      "  return plugins;",
+      "}",
+    ].join("\n");
+  return {
+    "bench:latchkey-plugins": lazy(
+      latchkey.map(
+        (p) =>
+          `      case ${JSON.stringify(p.id)}: plugins.push((await import(${JSON.stringify(p.entry)})).${p.factory}(${options(p)})); break;`,
+      ),
+    ),
+    "bench:reference-plugins": lazy(
+      reference.map(
+        (p) =>
+          `      case ${JSON.stringify(p.id)}: plugins.push((await import(${JSON.stringify(p.from)})).${p.factory}()); break;`,
+      ),
+    ),
+    "bench:latchkey-all-plugins": [
+      ...latchkey.map((p, i) => `import { ${p.factory} as plugin${i} } from ${JSON.stringify(p.entry)};`),
+      `export function allPlugins() { return [${latchkey.map((p, i) => `plugin${i}(${options(p)})`).join(", ")}]; }`,
+    ].join("\n"),
+    "bench:reference-all-plugins": [
+      ...reference.map((p, i) => `import { ${p.factory} as plugin${i} } from ${JSON.stringify(p.from)};`),
+      `export function allPlugins() { return [${reference.map((_, i) => `plugin${i}()`).join(", ")}]; }`,
+    ].join("\n"),
+  };
+}

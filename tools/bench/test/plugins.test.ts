@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { discoverPlugins, virtualModules, type PluginDiscovery } from "../src/plugins.js";
+
+describe("discoverPlugins", () => {
+  it("finds the plugin packages of this repository from their nx tag and factory", async () => {
+    const discovery = await discoverPlugins();
+    expect(discovery.plugins).toContainEqual(
+      expect.objectContaining({ id: "bearer", packageName: "@latchkey/bearer", factory: "bearer" }),
+    );
+    // @latchkey/client carries the tag but is not a server plugin.
+    expect(discovery.skipped).toContainEqual(expect.objectContaining({ packageName: "@latchkey/client" }));
+  });
+});
+
+describe("virtualModules", () => {
+  const discovery: PluginDiscovery = {
+    plugins: [
+      {
+        id: "bearer",
+        packageName: "@latchkey/bearer",
+        entry: "/repo/packages/bearer/src/index.ts",
+        factory: "bearer",
+      },
+      {
+        id: "two-factor",
+        packageName: "@latchkey/two-factor",
+        entry: "/repo/packages/two-factor/src/index.ts",
+        factory: "twoFactor",
+      },
+    ],
+    skipped: [],
+    unmapped: ["two-factor"],
+  };
+  const modules = virtualModules(discovery);
+
+  it("loads Latchkey plugins lazily by id, from their source entries", () => {
+    const lazy = modules["bench:latchkey-plugins"] ?? "";
+    expect(lazy).toContain(
+      'case "bearer": plugins.push((await import("/repo/packages/bearer/src/index.ts")).bearer()); break;',
+    );
+    expect(lazy).toContain(
+      'case "two-factor": plugins.push((await import("/repo/packages/two-factor/src/index.ts")).twoFactor()); break;',
+    );
+  });
+
+  it("gives the reference only the plugins it has a counterpart for", () => {
+    expect(modules["bench:reference-plugins"]).toContain('(await import("better-auth/plugins")).bearer()');
+    expect(modules["bench:reference-plugins"]).not.toContain("two-factor");
+    expect(modules["bench:reference-all-plugins"]).toContain(
+      'import { bearer as plugin0 } from "better-auth/plugins";',
+    );
+    expect(modules["bench:latchkey-all-plugins"]).toContain("return [plugin0(), plugin1()];");
+  });
+});
