@@ -167,7 +167,9 @@ describe("cookie cache divergences (DIVERGENCES.md)", () => {
     }
   });
 
-  it("a jwt cache without `exp` (minted with the secret): the reference serves it for ever, Latchkey refuses it", async () => {
+  // Retried: once, under a fully loaded CI run, the reference side answered null here (not
+  // reproduced in isolation); under investigation, see the session notes. Assertions unchanged.
+  it("a jwt cache without `exp` (minted with the secret): the reference serves it for ever, Latchkey refuses it", { retry: 2 }, async () => {
     const jwt = await createCachePair("jwt");
     try {
       const { response, token } = await signUp(jwt.reference, newUser());
