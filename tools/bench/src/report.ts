@@ -2,6 +2,7 @@ import type { GroupResults } from "./bench.js";
 import type { Machine } from "./machine.js";
 import type { BenchOptions, GroupName } from "./options.js";
 import type { PluginDiscovery } from "./plugins.js";
+import { summaryTable } from "./summary.js";
 import { tableMarkdown, tableText, type Table } from "./table.js";
 
 /** How one group's run went: its length, how busy the rest of the machine was, and any failure. */
@@ -35,7 +36,7 @@ export function formatTable(report: BenchReport): string {
   return [
     ...context(report),
     "",
-    ...report.tables.flatMap((table) => [tableText(table), ""]),
+    ...allTables(report).flatMap((table) => [tableText(table), ""]),
     ...failures(report),
   ].join("\n");
 }
@@ -47,9 +48,15 @@ export function formatMarkdown(report: BenchReport): string {
     "",
     ...context(report).map((line) => `${line}  `),
     "",
-    ...report.tables.map(tableMarkdown),
+    ...allTables(report).map(tableMarkdown),
     ...failures(report).map((line) => `- ${line}`),
   ].join("\n");
+}
+
+/** The summary of targets (computed from the numbers, so older result files get one too), then each group's table. */
+function allTables(report: BenchReport): Table[] {
+  const summary = summaryTable(report.results);
+  return summary ? [summary, ...report.tables] : report.tables;
 }
 
 function context(report: BenchReport): string[] {

@@ -7,6 +7,7 @@ import { parseOptions } from "../src/options.js";
 import { formatMarkdown, formatTable, type BenchReport } from "../src/report.js";
 import { writeResults } from "../src/results.js";
 import { roundOrder } from "../src/rounds.js";
+import { summaryTable } from "../src/summary.js";
 import { tableMarkdown, tableText, type Table } from "../src/table.js";
 import { atLeast, atMost, msText, ratioText, verdictText } from "../src/targets.js";
 
@@ -156,5 +157,64 @@ describe("medianOfRounds", () => {
 describe("roundOrder", () => {
   it("reverses the order every other round", () => {
     expect([0, 1, 2].map((r) => roundOrder(["a", "b", "c"], r).join(""))).toEqual(["abc", "cba", "abc"]);
+  });
+});
+
+describe("summaryTable", () => {
+  it("lists each measured target with its verdict, and nothing for groups that did not run", () => {
+    const size = { raw: 3, minified: 2, gzip: 1, externals: [], byPackage: [] };
+    const summary = summaryTable({
+      bundle: {
+        rows: [
+          {
+            case: "minimal",
+            latchkey: size,
+            reference: size,
+            ratio: 0.6,
+            target: atMost(0.6, 1 / 3, "≤ 1/3"),
+          },
+        ],
+      },
+      "cold-start": {
+        samples: { latchkey: [], reference: [], floor: [] },
+        median: { latchkey: 300, reference: 400, floor: 100 },
+        ratio: 0.75,
+        target: atMost(0.75, 0.5, "≤ 1/2"),
+      },
+    });
+    expect(summary?.rows).toEqual([
+      ["minimal edge bundle ≤ 1/3 of the reference (min+gzip)", "0.60x", "NOT met"],
+      ["cold start ≤ 1/2 of the reference (median of 10)", "0.75x", "NOT met"],
+    ]);
+    expect(summaryTable({})).toBeNull();
+  });
+});
+
+describe("report summary", () => {
+  it("puts the targets at a glance before the group tables, in text and Markdown", () => {
+    const size = { raw: 3, minified: 2, gzip: 1, externals: [], byPackage: [] };
+    const withBundle = report([], {
+      results: {
+        bundle: {
+          rows: [
+            {
+              case: "minimal",
+              latchkey: size,
+              reference: size,
+              ratio: 0.3,
+              target: atMost(0.3, 1 / 3, "≤ 1/3"),
+            },
+          ],
+        },
+      },
+    });
+    const text = formatTable(withBundle);
+    expect(text.indexOf("== targets at a glance")).toBeGreaterThan(0);
+    expect(text.indexOf("== targets at a glance")).toBeLessThan(
+      text.indexOf("== get-session with a valid session"),
+    );
+    expect(formatMarkdown(withBundle)).toContain(
+      "| minimal edge bundle ≤ 1/3 of the reference (min+gzip) | 0.30x | met |",
+    );
   });
 });
