@@ -96,8 +96,12 @@ export async function execute(
   auth: AuthContext,
   hooks: HookChain,
   input: CallInput,
+  guard?: (ctx: EndpointContext) => Promise<void>,
 ): Promise<Outcome> {
   const ctx = createEndpointContext(auth, input);
+  // A guard (the HTTP origin check) refuses before any hook runs: its APIError propagates to
+  // the caller as an answer of its own, as the reference's router middleware does.
+  if (guard) await guard(ctx);
   let result: unknown;
   let shortCircuited = false;
   try {

@@ -1,7 +1,6 @@
 import type { AuthContext } from "../context.js";
 import type { Endpoint } from "../api/endpoint.js";
 import { readBody, readQuery } from "../api/body.js";
-import { createEndpointContext } from "../api/context.js";
 import { execute, type HookChain } from "../api/execute.js";
 import { toResponse } from "../api/response.js";
 import { APIError } from "../errors/api-error.js";
@@ -57,10 +56,9 @@ export function createDispatch(auth: AuthContext, hooks: HookChain, basePath: st
         headers: request.headers,
         request,
       };
-      // The origin check runs before hooks and the endpoint, on the raw input (reference order);
-      // reads (GET, HEAD, OPTIONS) skip it, so they skip building its context too.
-      if (!SAFE_METHODS.has(request.method)) await originCheck(createEndpointContext(context, input));
-      return toResponse(await execute(endpoint, context, hooks, input));
+      // The origin check runs before hooks and the endpoint, on the raw input (reference
+      // order), on the call's own context; reads (GET, HEAD, OPTIONS) skip it.
+      return toResponse(await execute(endpoint, context, hooks, input, SAFE_METHODS.has(request.method) ? undefined : originCheck));
     } catch (error) {
       if (error instanceof APIError) return toResponse({ kind: "error", error, headers: new Headers() });
       auth.logger.error(`Unhandled error in ${request.method} ${basePath}${endpoint.path}`, error);
