@@ -16,14 +16,25 @@ async function signedUp(options: Partial<LatchkeyOptions> = {}) {
 describe("update-user and update-session", () => {
   it("changes name and image, re-issues the session cookie, refuses email", async () => {
     const t = await signedUp();
-    const res = await t.as("/update-user", { name: "Ada L.", image: "https://img.example/a.png", emailVerified: true });
+    const res = await t.as("/update-user", {
+      name: "Ada L.",
+      image: "https://img.example/a.png",
+      emailVerified: true,
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: true });
     expect(findCookie(res, "better-auth.session_token")).toBeDefined();
-    expect(t.store.user![0]).toMatchObject({ name: "Ada L.", image: "https://img.example/a.png", emailVerified: false });
+    expect(t.store.user![0]).toMatchObject({
+      name: "Ada L.",
+      image: "https://img.example/a.png",
+      emailVerified: false,
+    });
     const email = await t.as("/update-user", { email: "x@example.com" });
     expect(email.status).toBe(400);
-    expect(await email.json()).toEqual({ code: "EMAIL_CAN_NOT_BE_UPDATED", message: "Email can not be updated" });
+    expect(await email.json()).toEqual({
+      code: "EMAIL_CAN_NOT_BE_UPDATED",
+      message: "Email can not be updated",
+    });
     const none = await t.as("/update-user", { unknown: 1 });
     expect(none.status).toBe(400);
     expect(await none.json()).toEqual({ message: "No fields to update" });
@@ -54,7 +65,10 @@ describe("update-user and update-session", () => {
     const cookie = cookiePair(findCookie(forced, "better-auth.session_token")!);
     const upgrade = await t.post("/update-user", { plan: "pro" }, { cookie });
     expect(upgrade.status).toBe(400);
-    expect(await upgrade.json()).toEqual({ code: "FIELD_NOT_ALLOWED", message: "plan is not allowed to be set" });
+    expect(await upgrade.json()).toEqual({
+      code: "FIELD_NOT_ALLOWED",
+      message: "plan is not allowed to be set",
+    });
     expect((await t.post("/update-user", { secretNote: "hidden" }, { cookie })).status).toBe(200);
     expect(t.store.user![0]!.secretNote).toBe("hidden");
     const session = await (await t.request("/get-session", { headers: { cookie } })).json();
@@ -63,34 +77,50 @@ describe("update-user and update-session", () => {
   });
 
   it("updates additional session fields", async () => {
-    const t = await signedUp({ session: { additionalFields: { theme: { type: "string", required: false } } } });
+    const t = await signedUp({
+      session: { additionalFields: { theme: { type: "string", required: false } } },
+    });
     const res = await t.as("/update-session", { theme: "dark" });
     expect(res.status).toBe(200);
     expect((await res.json()).session.theme).toBe("dark");
-    expect(await (await t.as("/update-session", { nothing: 1 })).json()).toEqual({ message: "No fields to update" });
+    expect(await (await t.as("/update-session", { nothing: 1 })).json()).toEqual({
+      message: "No fields to update",
+    });
   });
 });
 
 describe("password routes", () => {
   it("changes the password with the current one, and refuses a wrong one", async () => {
     const t = await signedUp();
-    const wrong = await t.as("/change-password", { currentPassword: "nope-nope-nope", newPassword: "new-password-1" });
+    const wrong = await t.as("/change-password", {
+      currentPassword: "nope-nope-nope",
+      newPassword: "new-password-1",
+    });
     expect(wrong.status).toBe(400);
     expect(await wrong.json()).toEqual({ code: "INVALID_PASSWORD", message: "Invalid password" });
     const short = await t.as("/change-password", { currentPassword: user.password, newPassword: "short" });
     expect((await short.json()).code).toBe("PASSWORD_TOO_SHORT");
-    const ok = await t.as("/change-password", { currentPassword: user.password, newPassword: "new-password-1" });
+    const ok = await t.as("/change-password", {
+      currentPassword: user.password,
+      newPassword: "new-password-1",
+    });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ token: null, user: { email: user.email } });
     expect((await t.post("/sign-in/email", { email: user.email, password: user.password })).status).toBe(401);
-    expect((await t.post("/sign-in/email", { email: user.email, password: "new-password-1" })).status).toBe(200);
+    expect((await t.post("/sign-in/email", { email: user.email, password: "new-password-1" })).status).toBe(
+      200,
+    );
   });
 
   it("revokes every session and issues a new one with revokeOtherSessions", async () => {
     const t = await signedUp();
     await t.post("/sign-in/email", { email: user.email, password: user.password });
     expect(t.count("session")).toBe(2);
-    const res = await t.as("/change-password", { currentPassword: user.password, newPassword: "new-password-1", revokeOtherSessions: true });
+    const res = await t.as("/change-password", {
+      currentPassword: user.password,
+      newPassword: "new-password-1",
+      revokeOtherSessions: true,
+    });
     const { token } = await res.json();
     expect(token).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(t.store.session!.map((s) => s.token)).toEqual([token]);
@@ -101,19 +131,32 @@ describe("password routes", () => {
     const t = await signedUp();
     const res = await t.as("/set-password", { newPassword: "another-password" });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ code: "PASSWORD_ALREADY_SET", message: "User already has a password set" });
+    expect(await res.json()).toEqual({
+      code: "PASSWORD_ALREADY_SET",
+      message: "User already has a password set",
+    });
     t.store.account![0]!.password = null;
-    expect(await (await t.as("/set-password", { newPassword: "another-password" })).json()).toEqual({ status: true });
+    expect(await (await t.as("/set-password", { newPassword: "another-password" })).json()).toEqual({
+      status: true,
+    });
     t.store.account!.length = 0;
-    expect(await (await t.as("/set-password", { newPassword: "third-password" })).json()).toEqual({ status: true });
+    expect(await (await t.as("/set-password", { newPassword: "third-password" })).json()).toEqual({
+      status: true,
+    });
     expect(t.store.account![0]).toMatchObject({ providerId: "credential", accountId: t.userId });
-    expect((await t.post("/sign-in/email", { email: user.email, password: "third-password" })).status).toBe(200);
+    expect((await t.post("/sign-in/email", { email: user.email, password: "third-password" })).status).toBe(
+      200,
+    );
   });
 
   it("verifies a password", async () => {
     const t = await signedUp();
-    expect(await (await t.as("/verify-password", { password: user.password })).json()).toEqual({ status: true });
-    expect((await (await t.as("/verify-password", { password: "wrong-password" })).json()).code).toBe("INVALID_PASSWORD");
+    expect(await (await t.as("/verify-password", { password: user.password })).json()).toEqual({
+      status: true,
+    });
+    expect((await (await t.as("/verify-password", { password: "wrong-password" })).json()).code).toBe(
+      "INVALID_PASSWORD",
+    );
   });
 });
 
@@ -132,8 +175,12 @@ describe("session routes", () => {
 
   it("revokes one own session, ignores another user's, and revokes the others or all", async () => {
     const t = await signedUp();
-    const second = await (await t.post("/sign-in/email", { email: user.email, password: user.password })).json();
-    const other = await (await t.post("/sign-up/email", { name: "B", email: "b@example.com", password: "password-1234" })).json();
+    const second = await (
+      await t.post("/sign-in/email", { email: user.email, password: user.password })
+    ).json();
+    const other = await (
+      await t.post("/sign-up/email", { name: "B", email: "b@example.com", password: "password-1234" })
+    ).json();
     expect(await (await t.as("/revoke-session", { token: other.token })).json()).toEqual({ status: true });
     expect(t.store.session!.some((s) => s.token === other.token)).toBe(true);
     await t.as("/revoke-session", { token: second.token });
@@ -155,7 +202,9 @@ describe("validateUserInfo and database hooks", () => {
       user: {
         validateUserInfo: ({ user: u, source }) => {
           seen.push(source);
-          return String(u.email).endsWith("@blocked.example") ? { error: "domain_blocked", errorDescription: "Domain blocked" } : undefined;
+          return String(u.email).endsWith("@blocked.example")
+            ? { error: "domain_blocked", errorDescription: "Domain blocked" }
+            : undefined;
         },
       },
     });
@@ -173,7 +222,8 @@ describe("validateUserInfo and database hooks", () => {
       databaseHooks: {
         user: {
           create: {
-            before: (data) => (String(data.name) === "veto" ? false : { data: { name: String(data.name).toUpperCase() } }),
+            before: (data) =>
+              String(data.name) === "veto" ? false : { data: { name: String(data.name).toUpperCase() } },
             after: (row) => void after.push(String(row.name)),
           },
         },

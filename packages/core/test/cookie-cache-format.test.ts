@@ -23,7 +23,11 @@ afterEach(() => {
 });
 
 let serial = 0;
-const newUser = () => ({ name: `Format ${++serial}`, email: `format${serial}@example.com`, password: "correct horse battery" });
+const newUser = () => ({
+  name: `Format ${++serial}`,
+  email: `format${serial}@example.com`,
+  password: "correct horse battery",
+});
 const dataCookies = (res: Response) => setCookies(res).filter((c) => c.name.startsWith(DATA_COOKIE));
 const cacheOn = (strategy: CookieCacheStrategy = "compact", extra: Partial<LatchkeyOptions> = {}) =>
   cacheInstance({ ...extra, session: { ...extra.session, cookieCache: { enabled: true, strategy } } });
@@ -60,7 +64,10 @@ describe("compact cache format (reference core.md §7)", () => {
     const store = {};
     const t = cacheInstance({ session: { cookieCache: { enabled: true } } }, store);
     const { jar } = await signUp(t);
-    const other = cacheInstance({ secret: `${SECRET}-other`, session: { cookieCache: { enabled: true } } }, store);
+    const other = cacheInstance(
+      { secret: `${SECRET}-other`, session: { cookieCache: { enabled: true } } },
+      store,
+    );
     other.dropSessions();
     // Another secret also breaks the session cookie signature: no session at all.
     expect(await (await other.getSession(jar.header())).json()).toBeNull();
@@ -78,7 +85,8 @@ describe("chunked cache cookies", () => {
     expect(chunkNames.length).toBeGreaterThan(2);
     const updated = await t.post("/update-user", { bio: "short" }, { cookie: jar.header() });
     const written = dataCookies(updated);
-    for (const name of chunkNames) expect(written).toContainEqual(expect.objectContaining({ name, maxAge: 0 }));
+    for (const name of chunkNames)
+      expect(written).toContainEqual(expect.objectContaining({ name, maxAge: 0 }));
     expect(written.at(-1)).toMatchObject({ name: DATA_COOKIE, maxAge: 300 });
     jar.store(updated);
     expect([...jar.cookies.keys()].filter((n) => n.startsWith(DATA_COOKIE))).toEqual([DATA_COOKIE]);
@@ -86,7 +94,10 @@ describe("chunked cache cookies", () => {
 
   it("writes no cache (and warns) past 100 chunks, and the sign-up still succeeds", async () => {
     const warnings: string[] = [];
-    const t = cacheOn("compact", { ...withBio, logger: { log: (level, message) => level === "warn" && warnings.push(message) } });
+    const t = cacheOn("compact", {
+      ...withBio,
+      logger: { log: (level, message) => level === "warn" && warnings.push(message) },
+    });
     const { res } = await signUp(t, { bio: big(80_000) });
     expect(dataCookies(res)).toEqual([]);
     expect(warnings.join("\n")).toMatch(/more than 100 chunks/);
@@ -97,7 +108,8 @@ describe("chunked cache cookies", () => {
     const { res, jar } = await signUp(t, { bio: big(1500) });
     const names = dataCookies(res).map((c) => c.name);
     const tampered = await t.getSession(jar.with(names[1]!, "AAAA"));
-    for (const name of names) expect(dataCookies(tampered)).toContainEqual(expect.objectContaining({ name, maxAge: 0 }));
+    for (const name of names)
+      expect(dataCookies(tampered)).toContainEqual(expect.objectContaining({ name, maxAge: 0 }));
     const out = await t.post("/sign-out", {}, { cookie: jar.header() });
     for (const name of [DATA_COOKIE, ...names]) {
       expect(dataCookies(out)).toContainEqual(expect.objectContaining({ name, maxAge: 0 }));
@@ -138,8 +150,18 @@ const probes: LatchkeyPlugin = {
   id: "probes",
   routes: () =>
     createRouter()
-      .add("probeSession", endpoint("/probe/session", { method: "GET", use: [sessionMiddleware] }, (ctx) => ({ id: ctx.context.session!.user.id })))
-      .add("probeSensitive", endpoint("/probe/sensitive", { method: "GET", use: [sensitiveSessionMiddleware] }, (ctx) => ({ id: ctx.context.session!.user.id }))),
+      .add(
+        "probeSession",
+        endpoint("/probe/session", { method: "GET", use: [sessionMiddleware] }, (ctx) => ({
+          id: ctx.context.session!.user.id,
+        })),
+      )
+      .add(
+        "probeSensitive",
+        endpoint("/probe/sensitive", { method: "GET", use: [sensitiveSessionMiddleware] }, (ctx) => ({
+          id: ctx.context.session!.user.id,
+        })),
+      ),
 };
 
 describe("session middlewares", () => {
@@ -154,7 +176,10 @@ describe("session middlewares", () => {
     expect(sensitive.status).toBe(401);
     expect(await sensitive.json()).toEqual({ message: "Unauthorized", code: "UNAUTHORIZED" });
     // The route's own ?disableCookieCache reaches the middleware too, as in the reference.
-    expect((await t.request("/probe/session?disableCookieCache=true", { headers: { cookie: jar.header() } })).status).toBe(401);
+    expect(
+      (await t.request("/probe/session?disableCookieCache=true", { headers: { cookie: jar.header() } }))
+        .status,
+    ).toBe(401);
   });
 
   it("the cached session carries real dates (fresh-session checks work from the cache)", async () => {
@@ -188,7 +213,10 @@ describe("cookieCache options", () => {
 
   it("ignores refreshCache with a warning, as the reference does when a database is configured", () => {
     const warnings: string[] = [];
-    make({ enabled: true, refreshCache: true }, (level, message) => level === "warn" && warnings.push(message));
+    make(
+      { enabled: true, refreshCache: true },
+      (level, message) => level === "warn" && warnings.push(message),
+    );
     expect(warnings.join("\n")).toMatch(/refreshCache/);
   });
 });

@@ -1,10 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  base64UrlEncode,
-  utf8Encode,
-  type CookieCacheOptions,
-  type LatchkeyOptions,
-} from "../src/index.ts";
+import { base64UrlEncode, utf8Encode, type CookieCacheOptions, type LatchkeyOptions } from "../src/index.ts";
 import {
   cacheInstance,
   cachedToken,
@@ -27,7 +22,11 @@ const advance = (seconds: number): void => {
 };
 
 let serial = 0;
-const newUser = () => ({ name: `User ${++serial}`, email: `user${serial}@example.com`, password: "correct horse battery" });
+const newUser = () => ({
+  name: `User ${++serial}`,
+  email: `user${serial}@example.com`,
+  password: "correct horse battery",
+});
 const dataCookies = (res: Response) => setCookies(res).filter((c) => c.name.startsWith(DATA_COOKIE));
 
 type Instance = ReturnType<typeof cacheInstance>;
@@ -44,7 +43,10 @@ const STRATEGIES = ["compact", "jwt", "jwe"] as const;
 
 describe.each(STRATEGIES)("session cache cookie, %s strategy", (strategy) => {
   const instance = (cache: CookieCacheOptions = {}, options: Partial<LatchkeyOptions> = {}) =>
-    cacheInstance({ ...options, session: { ...options.session, cookieCache: { enabled: true, strategy, ...cache } } });
+    cacheInstance({
+      ...options,
+      session: { ...options.session, cookieCache: { enabled: true, strategy, ...cache } },
+    });
 
   it("is written on sign-up and sign-in, bound to the new session, with Max-Age 300", async () => {
     const t = instance();
@@ -52,7 +54,8 @@ describe.each(STRATEGIES)("session cache cookie, %s strategy", (strategy) => {
     const [data] = dataCookies(res);
     expect(data?.line).toMatch(/; Max-Age=300; Path=\/; HttpOnly; SameSite=Lax$/);
     expect(await cachedToken(strategy, data!.value)).toBe(body.token);
-    if (strategy === "jwt") expect(data!.value.split(".")[0]).toBe(base64UrlEncode(utf8Encode('{"alg":"HS256"}')));
+    if (strategy === "jwt")
+      expect(data!.value.split(".")[0]).toBe(base64UrlEncode(utf8Encode('{"alg":"HS256"}')));
     if (strategy === "jwe") expect(data!.value.split(".")).toHaveLength(5);
 
     const signIn = await t.post("/sign-in/email", { email: user.email, password: user.password });
@@ -78,9 +81,11 @@ describe.each(STRATEGIES)("session cache cookie, %s strategy", (strategy) => {
     const expired = await t.getSession(jar.header());
     expect(await expired.json()).toBeNull();
     // The stale cache is expired, and, the session being gone, every session cookie with it.
-    expect(setCookies(expired).filter((c) => c.maxAge === 0).map((c) => c.name)).toEqual(
-      expect.arrayContaining([TOKEN_COOKIE, DATA_COOKIE]),
-    );
+    expect(
+      setCookies(expired)
+        .filter((c) => c.maxAge === 0)
+        .map((c) => c.name),
+    ).toEqual(expect.arrayContaining([TOKEN_COOKIE, DATA_COOKIE]));
   });
 
   it("is expired when it was issued for another session", async () => {
@@ -107,10 +112,22 @@ describe.each(STRATEGIES)("session cache cookie, %s strategy", (strategy) => {
     const parts = value.split(".");
     const tampered =
       strategy === "compact"
-        ? base64UrlEncode(utf8Encode(JSON.stringify({ ...(await readCache(strategy, value)), expiresAt: Date.now() + 9e9 })))
+        ? base64UrlEncode(
+            utf8Encode(
+              JSON.stringify({ ...(await readCache(strategy, value)), expiresAt: Date.now() + 9e9 }),
+            ),
+          )
         : strategy === "jwt"
-          ? [parts[0], base64UrlEncode(utf8Encode(JSON.stringify({ ...(await readCache(strategy, value)), exp: 9e9 }))), parts[2]].join(".")
-          : [...parts.slice(0, 3), `${parts[3]![0] === "A" ? "B" : "A"}${parts[3]!.slice(1)}`, parts[4]].join(".");
+          ? [
+              parts[0],
+              base64UrlEncode(
+                utf8Encode(JSON.stringify({ ...(await readCache(strategy, value)), exp: 9e9 })),
+              ),
+              parts[2],
+            ].join(".")
+          : [...parts.slice(0, 3), `${parts[3]![0] === "A" ? "B" : "A"}${parts[3]!.slice(1)}`, parts[4]].join(
+              ".",
+            );
     for (const bad of [tampered, "%%%", "not-a-cache!!", ""]) {
       const res = await t.getSession(jar.with(DATA_COOKIE, bad));
       expect(res.status).toBe(200);
@@ -158,7 +175,11 @@ describe.each(STRATEGIES)("session cache cookie, %s strategy", (strategy) => {
   it("with rememberMe false: a browser-session cookie, content valid 60 s (compact) or 300 s", async () => {
     const t = instance();
     const { user } = await signUp(t);
-    const res = await t.post("/sign-in/email", { email: user.email, password: user.password, rememberMe: false });
+    const res = await t.post("/sign-in/email", {
+      email: user.email,
+      password: user.password,
+      rememberMe: false,
+    });
     const jar = new Jar().store(res);
     const [data] = dataCookies(res);
     expect(data?.maxAge).toBeUndefined();

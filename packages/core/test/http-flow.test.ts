@@ -10,7 +10,12 @@ describe("email and password sessions over HTTP", () => {
     const res = await t.post("/sign-up/email", user);
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.user).toMatchObject({ name: "Ada", email: "ada@example.com", emailVerified: false, image: null });
+    expect(body.user).toMatchObject({
+      name: "Ada",
+      email: "ada@example.com",
+      emailVerified: false,
+      image: null,
+    });
     expect(body.user.id).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(body.token).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(body.user).not.toHaveProperty("password");
@@ -38,12 +43,18 @@ describe("email and password sessions over HTTP", () => {
     expect(session.session.token).toBe(token);
     expect(session.user.email).toBe("ada@example.com");
 
-    const byBearer = await (await t.request("/get-session", { headers: { authorization: `Bearer ${token}` } })).json();
+    const byBearer = await (
+      await t.request("/get-session", { headers: { authorization: `Bearer ${token}` } })
+    ).json();
     expect(byBearer.session.id).toBe(session.session.id);
     const signedBearer = await signCookieValue(token, SECRET);
-    const bySigned = await (await t.request("/get-session", { headers: { authorization: `Bearer ${signedBearer}` } })).json();
+    const bySigned = await (
+      await t.request("/get-session", { headers: { authorization: `Bearer ${signedBearer}` } })
+    ).json();
     expect(bySigned.session.id).toBe(session.session.id);
-    const forged = await (await t.request("/get-session", { headers: { authorization: `Bearer ${token}.${"A".repeat(43)}=` } })).json();
+    const forged = await (
+      await t.request("/get-session", { headers: { authorization: `Bearer ${token}.${"A".repeat(43)}=` } })
+    ).json();
     expect(forged).toBeNull();
 
     const out = await t.post("/sign-out", {}, { cookie });
@@ -71,7 +82,10 @@ describe("email and password sessions over HTTP", () => {
     ]) {
       const res = await t.post("/sign-in/email", body);
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" });
+      expect(await res.json()).toEqual({
+        code: "INVALID_EMAIL_OR_PASSWORD",
+        message: "Invalid email or password",
+      });
     }
   });
 
@@ -90,10 +104,16 @@ describe("email and password sessions over HTTP", () => {
   it("keeps a not-remembered session to a browser session and one day", async () => {
     const t = testInstance();
     await t.post("/sign-up/email", user);
-    const res = await t.post("/sign-in/email", { email: user.email, password: user.password, rememberMe: false });
+    const res = await t.post("/sign-in/email", {
+      email: user.email,
+      password: user.password,
+      rememberMe: false,
+    });
     const session = findCookie(res, "better-auth.session_token")!;
     expect(session).not.toContain("Max-Age");
-    expect(findCookie(res, "better-auth.dont_remember")).toMatch(/^better-auth\.dont_remember=true\.[^;]+; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(findCookie(res, "better-auth.dont_remember")).toMatch(
+      /^better-auth\.dont_remember=true\.[^;]+; Path=\/; HttpOnly; SameSite=Lax$/,
+    );
     const row = t.store.session!.at(-1)!;
     const lifetime = (row.expiresAt as Date).getTime() - (row.createdAt as Date).getTime();
     expect(Math.round(lifetime / 1000)).toBe(86_400);
@@ -102,7 +122,11 @@ describe("email and password sessions over HTTP", () => {
   it("sets Location and redirect: true for a callbackURL", async () => {
     const t = testInstance();
     await t.post("/sign-up/email", user);
-    const res = await t.post("/sign-in/email", { email: user.email, password: user.password, callbackURL: "/dashboard" });
+    const res = await t.post("/sign-in/email", {
+      email: user.email,
+      password: user.password,
+      callbackURL: "/dashboard",
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("location")).toBe("/dashboard");
     expect(await res.json()).toMatchObject({ redirect: true, url: "/dashboard" });
@@ -139,7 +163,9 @@ describe("email and password sessions over HTTP", () => {
         body: JSON.stringify(user),
       }),
     );
-    expect(findCookie(res, "__Secure-better-auth.session_token")).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
+    expect(findCookie(res, "__Secure-better-auth.session_token")).toMatch(
+      /; HttpOnly; Secure; SameSite=Lax$/,
+    );
   });
 
   it("serves GET /ok, 404s unknown paths with an empty body, and serves the error page", async () => {

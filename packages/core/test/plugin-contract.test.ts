@@ -33,15 +33,22 @@ function notes(): LatchkeyPlugin {
             "/notes/add",
             { method: "POST", body: v.object({ text: v.string() }), use: [sessionMiddleware] },
             async (ctx) => {
-              if (ctx.body.text.length > 20) throw APIError.from("BAD_REQUEST", "NOTE_TOO_LONG", "Note is too long");
+              if (ctx.body.text.length > 20)
+                throw APIError.from("BAD_REQUEST", "NOTE_TOO_LONG", "Note is too long");
               const userId = ctx.context.session!.user.id;
               return ctx.context.internalAdapter.create("note", { text: ctx.body.text, userId });
             },
           ),
         )
-        .add("listNotes", endpoint("/notes/list", { method: "GET", use: [sessionMiddleware] }, async (ctx) =>
-          ctx.context.adapter.findMany({ model: "note", where: [{ field: "userId", value: ctx.context.session!.user.id }] }),
-        )),
+        .add(
+          "listNotes",
+          endpoint("/notes/list", { method: "GET", use: [sessionMiddleware] }, async (ctx) =>
+            ctx.context.adapter.findMany({
+              model: "note",
+              where: [{ field: "userId", value: ctx.context.session!.user.id }],
+            }),
+          ),
+        ),
     hooks: {
       before: [
         {
@@ -49,7 +56,8 @@ function notes(): LatchkeyPlugin {
           handler: (ctx) => {
             const body = ctx.body as { text?: unknown };
             if (body.text === "shout") return { context: { body: { text: "SHOUT" } } };
-            if (body.text === "blocked") throw APIError.from("FORBIDDEN", "NOTE_BLOCKED", "Blocked by a hook");
+            if (body.text === "blocked")
+              throw APIError.from("FORBIDDEN", "NOTE_BLOCKED", "Blocked by a hook");
             return undefined;
           },
         },
@@ -71,7 +79,11 @@ describe("plugin contract", () => {
     expect(Object.keys(t.auth.$context.schema)).toContain("note");
     expect(t.auth.$context.schema.user!.fields.noteCount).toBeDefined();
 
-    const signUp = await t.post("/sign-up/email", { name: "N", email: "n@example.com", password: "password123" });
+    const signUp = await t.post("/sign-up/email", {
+      name: "N",
+      email: "n@example.com",
+      password: "password123",
+    });
     expect((await signUp.json()).user.noteCount).toBe(0);
     const cookie = cookiePair(findCookie(signUp, "better-auth.session_token")!);
 
@@ -99,10 +111,17 @@ describe("plugin contract", () => {
     const cookie = cookiePair(headers.getSetCookie()[0]!);
     await expect(t.auth.api.addNote!({ body: { text: 1 }, headers: { cookie } })).rejects.toMatchObject({
       status: 400,
-      body: { code: "VALIDATION_ERROR", message: "[body.text] Invalid input: expected string, received number" },
+      body: {
+        code: "VALIDATION_ERROR",
+        message: "[body.text] Invalid input: expected string, received number",
+      },
     });
-    expect(await t.auth.api.addNote!({ body: { text: "shout" }, headers: { cookie } })).toMatchObject({ text: "SHOUT" });
-    const session = (await t.auth.api.getSession!({ headers: { authorization: `Bearer ${response.token}` } })) as {
+    expect(await t.auth.api.addNote!({ body: { text: "shout" }, headers: { cookie } })).toMatchObject({
+      text: "SHOUT",
+    });
+    const session = (await t.auth.api.getSession!({
+      headers: { authorization: `Bearer ${response.token}` },
+    })) as {
       user: { email: string };
     };
     expect(session.user.email).toBe("api@example.com");
@@ -120,11 +139,22 @@ describe("plugin contract", () => {
             : undefined;
         },
       },
-      plugins: [{ id: "tracer", hooks: { before: [{ matcher: () => true, handler: (ctx) => void order.push(`plugin:${ctx.path}`) }] } }],
+      plugins: [
+        {
+          id: "tracer",
+          hooks: {
+            before: [{ matcher: () => true, handler: (ctx) => void order.push(`plugin:${ctx.path}`) }],
+          },
+        },
+      ],
     });
     await t.request("/ok");
     expect(order).toEqual(["user:/ok", "plugin:/ok"]);
-    const res = await t.post("/sign-up/email", { name: "stop", email: "s@example.com", password: "password123" });
+    const res = await t.post("/sign-up/email", {
+      name: "stop",
+      email: "s@example.com",
+      password: "password123",
+    });
     expect(await res.json()).toEqual({ stopped: true });
     expect(t.count("user")).toBe(0);
   });
@@ -132,19 +162,41 @@ describe("plugin contract", () => {
   it("refuses duplicate routes, endpoint names, tables, plugin ids and conflicting error codes", () => {
     const base = { database: memoryAdapter(), secret: "s".repeat(40), baseURL: "http://localhost:3000" };
     const route = (name: string, path: string) => () =>
-      createRouter().add(name, endpoint(path, { method: "GET" }, () => null));
-    expect(() => createAuth({ ...base, plugins: [{ id: "a", routes: route("x", "/ok") }] })).toThrow(/GET \/ok/);
+      createRouter().add(
+        name,
+        endpoint(path, { method: "GET" }, () => null),
+      );
+    expect(() => createAuth({ ...base, plugins: [{ id: "a", routes: route("x", "/ok") }] })).toThrow(
+      /GET \/ok/,
+    );
     expect(() =>
-      createAuth({ ...base, plugins: [{ id: "a", routes: route("x", "/a") }, { id: "b", routes: route("x", "/b") }] }),
+      createAuth({
+        ...base,
+        plugins: [
+          { id: "a", routes: route("x", "/a") },
+          { id: "b", routes: route("x", "/b") },
+        ],
+      }),
     ).toThrow(/"x"/);
     const table = { thing: { fields: { n: { type: "number" as const } } } };
-    expect(() => createAuth({ ...base, plugins: [{ id: "a", schema: table }, { id: "b", schema: table }] })).toThrow(/table "thing"/);
+    expect(() =>
+      createAuth({
+        ...base,
+        plugins: [
+          { id: "a", schema: table },
+          { id: "b", schema: table },
+        ],
+      }),
+    ).toThrow(/table "thing"/);
     expect(() => createAuth({ ...base, plugins: [{ id: "a" }, { id: "a" }] })).toThrow(/installed twice/);
     expect(() =>
       createAuth({ ...base, plugins: [{ id: "a", errorCodes: { INVALID_TOKEN: "Something else" } }] }),
     ).toThrow(/INVALID_TOKEN/);
     expect(() =>
-      createAuth({ ...base, plugins: [{ id: "a", schema: { user: { fields: { email: { type: "number" } } } } }] }),
+      createAuth({
+        ...base,
+        plugins: [{ id: "a", schema: { user: { fields: { email: { type: "number" } } } } }],
+      }),
     ).toThrow(/user\.email/);
   });
 
@@ -153,7 +205,10 @@ describe("plugin contract", () => {
       plugins: [
         {
           id: "gate",
-          onRequest: (request) => (request.headers.get("x-block") ? { response: new Response("blocked", { status: 418 }) } : undefined),
+          onRequest: (request) =>
+            request.headers.get("x-block")
+              ? { response: new Response("blocked", { status: 418 }) }
+              : undefined,
           onResponse: (response) => {
             const headers = new Headers(response.headers);
             headers.set("x-gate", "seen");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Account, Session } from "../src/index.ts";
-import type { TestIdP } from "./support/oidc-idp.ts";
+import type { TestIdP } from "@latchkey/test-support";
 import { AUTH, socialInstance, socialSignIn, startTestIdP } from "./support/social.ts";
 
 let idp: TestIdP;

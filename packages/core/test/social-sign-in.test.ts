@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Account, User } from "../src/index.ts";
 import { mapStorage } from "./support/map-storage.ts";
 import { createOutbox } from "./support/outbox.ts";
-import { CLIENT_ID } from "./support/oidc-idp.ts";
-import type { TestIdP } from "./support/oidc-idp.ts";
+import { CLIENT_ID } from "@latchkey/test-support";
+import type { TestIdP } from "@latchkey/test-support";
 import {
   AUTH,
   sessionOf,
@@ -13,7 +13,7 @@ import {
   startTestIdP,
 } from "./support/social.ts";
 import { BASE } from "./support/instance.ts";
-import { Browser } from "./support/browser.ts";
+import { Browser } from "@latchkey/test-support";
 
 let idp: TestIdP;
 beforeAll(async () => {

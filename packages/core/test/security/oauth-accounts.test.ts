@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BetterAuthError, type Account, type User } from "../../src/index.ts";
-import { Browser } from "../support/browser.ts";
+import { Browser } from "@latchkey/test-support";
 import { BASE } from "../support/instance.ts";
-import type { TestIdP } from "../support/oidc-idp.ts";
+import type { TestIdP } from "@latchkey/test-support";
 import { AUTH, sessionOf, socialInstance, socialSignIn, startTestIdP } from "../support/social.ts";
 
 let idp: TestIdP;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT } from "jose";
-import { CLIENT_ID, CLIENT_SECRET, type TestIdP } from "../support/oidc-idp.ts";
+import { CLIENT_ID, CLIENT_SECRET, type TestIdP } from "@latchkey/test-support";
 import { AUTH, sessionOf, socialInstance, startTestIdP } from "../support/social.ts";
 
 let idp: TestIdP;

@@ -43,9 +43,14 @@ export function cacheInstance(options: Partial<LatchkeyOptions> = {}, store: Rec
     emailAndPassword: { enabled: true },
     ...options,
   });
-  const request = (path: string, init: RequestInit = {}) => auth.handler(new Request(`${BASE}/api/auth${path}`, init));
+  const request = (path: string, init: RequestInit = {}) =>
+    auth.handler(new Request(`${BASE}/api/auth${path}`, init));
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    request(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    request(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
   const getSession = (cookie: string, query = "") => request(`/get-session${query}`, { headers: { cookie } });
   /** Deletes every stored session row: from here on only a cache can answer. */
   const dropSessions = (): void => {
@@ -68,7 +73,12 @@ export function setCookies(res: Response): SetCookie[] {
     const pair = line.split(";")[0]!;
     const eq = pair.indexOf("=");
     const maxAge = /; Max-Age=(\d+)/.exec(line)?.[1];
-    return { name: pair.slice(0, eq), value: pair.slice(eq + 1), line, maxAge: maxAge === undefined ? undefined : Number(maxAge) };
+    return {
+      name: pair.slice(0, eq),
+      value: pair.slice(eq + 1),
+      line,
+      maxAge: maxAge === undefined ? undefined : Number(maxAge),
+    };
   });
 }
 
@@ -95,14 +105,19 @@ export class Jar {
   }
 
   without(name: string): string {
-    return [...this.cookies].filter(([n]) => n !== name).map(([n, v]) => `${n}=${v}`).join("; ");
+    return [...this.cookies]
+      .filter(([n]) => n !== name)
+      .map(([n, v]) => `${n}=${v}`)
+      .join("; ");
   }
 }
 
 /** The readable content of a cache cookie value, whatever the strategy. */
 export async function readCache(strategy: string, value: string): Promise<Record<string, unknown>> {
-  if (strategy === "compact") return JSON.parse(utf8Decode(base64UrlDecode(value))) as Record<string, unknown>;
-  if (strategy === "jwt") return JSON.parse(utf8Decode(base64UrlDecode(value.split(".")[1]!))) as Record<string, unknown>;
+  if (strategy === "compact")
+    return JSON.parse(utf8Decode(base64UrlDecode(value))) as Record<string, unknown>;
+  if (strategy === "jwt")
+    return JSON.parse(utf8Decode(base64UrlDecode(value.split(".")[1]!))) as Record<string, unknown>;
   const claims = await symmetricDecodeJWT(value, SECRET, "better-auth-session");
   if (!claims) throw new Error("jwe cache does not decrypt");
   return claims;

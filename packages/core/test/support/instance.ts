@@ -13,7 +13,8 @@ export function testInstance(options: Partial<LatchkeyOptions> = {}) {
     emailAndPassword: { enabled: true },
     ...options,
   });
-  const request = (path: string, init: RequestInit = {}) => auth.handler(new Request(`${BASE}/api/auth${path}`, init));
+  const request = (path: string, init: RequestInit = {}) =>
+    auth.handler(new Request(`${BASE}/api/auth${path}`, init));
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     request(path, {
       method: "POST",

@@ -1,7 +1,7 @@
 import { oidcProvider, type LatchkeyOptions, type OIDCProviderConfig } from "../../src/index.ts";
-import { Browser } from "./browser.ts";
+import { Browser } from "@latchkey/test-support";
 import { BASE, testInstance } from "./instance.ts";
-import { CLIENT_ID, CLIENT_SECRET, startIdP, type TestIdP } from "./oidc-idp.ts";
+import { CLIENT_ID, CLIENT_SECRET, startIdP, type TestIdP } from "@latchkey/test-support";
 
 export const AUTH = `${BASE}/api/auth`;
 export const CALLBACK = `${AUTH}/callback/idp`;
