@@ -49,10 +49,17 @@ export {
   type IdTokenExpectations,
 } from "./id-token.js";
 export { discoveryURL, fetchDiscovery, type OIDCDiscoveryDocument } from "./discovery.js";
+export { remoteJWKS } from "./remote-jwks.js";
 export { oidcProvider, type OIDCProviderConfig } from "./oidc-provider.js";
 export { decryptOAuthToken, encryptOAuthToken, mergeScopes, parseStoredScopes } from "./token-storage.js";
-export { getOAuthState, type OAuthStateData } from "./state.js";
-export { OAUTH_CALLBACK_ERROR_CODES, type OAuthCallbackErrorCode } from "./callback-errors.js";
+export { getOAuthState, parseState, type OAuthStateData } from "./state.js";
+export {
+  callbackErrorRedirect,
+  defaultErrorURL,
+  OAUTH_CALLBACK_ERROR_CODES,
+  type OAuthCallbackErrorCode,
+} from "./callback-errors.js";
+export { linkOAuthAccount, type LinkResult } from "./link-account.js";
 export {
   callbackPath,
   findSocialProvider,
@@ -60,3 +67,5 @@ export {
   type SocialProviderEntry,
 } from "./providers.js";
 export { resolveAccountKey } from "./account-key.js";
+export { signInOAuthUser, type OAuthSignInInput, type OAuthSignInResult } from "./sign-in-user.js";
+export type { OAuthAccountInput, OAuthUserInput } from "./user-fields.js";

@@ -98,7 +98,9 @@ export interface ProviderOptions<Profile extends object = Record<string, unknown
   getUserInfo?:
     ((token: OAuth2Tokens) => Promise<{ user: OAuth2UserInfo; data: Profile } | null>) | undefined;
   refreshAccessToken?: ((refreshToken: string) => Promise<OAuth2Tokens>) | undefined;
-  mapProfileToUser?: ((profile: Profile) => Awaitable<OAuthMappedUser>) | undefined;
+  // Method syntax on purpose: it keeps a provider typed by its own profile
+  // (`OAuthProvider<GitHubProfile>`) assignable where any provider is expected.
+  mapProfileToUser?(profile: Profile): Awaitable<OAuthMappedUser>;
   /** New users only with `requestSignUp: true`. */
   disableImplicitSignUp?: boolean | undefined;
   disableSignUp?: boolean | undefined;
