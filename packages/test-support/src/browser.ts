@@ -10,6 +10,8 @@ export class Browser {
   constructor(
     private readonly appOrigin: string,
     private readonly handler: (request: Request) => Promise<Response>,
+    /** More in-process servers by origin (e.g. a second deployment); other origins use fetch. */
+    private readonly servers: Record<string, (request: Request) => Promise<Response>> = {},
   ) {}
 
   private jar(host: string): Map<string, string> {
@@ -53,7 +55,8 @@ export class Browser {
     const jar = this.jar(target.host);
     if (jar.size) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
     const request = new Request(target, { ...init, headers, redirect: "manual" });
-    const response = target.origin === this.appOrigin ? await this.handler(request) : await fetch(request);
+    const server = target.origin === this.appOrigin ? this.handler : this.servers[target.origin];
+    const response = server ? await server(request) : await fetch(request);
     this.store(target.host, response);
     return response;
   }

@@ -1,4 +1,5 @@
 /// <reference path="./oidc-provider.d.ts" />
 // Shared test parts. Test code only: never imported by a published package's src.
-export { Browser } from "./browser.ts";
-export { CLIENT_ID, CLIENT_SECRET, startIdP, type IdPAccount, type TestIdP } from "./oidc-idp.ts";
+export { Browser } from "./browser.js";
+export { CLIENT_ID, CLIENT_SECRET, startIdP, type IdPAccount, type TestIdP } from "./oidc-idp.js";
+export { freePort, stopChild, waitForOk } from "./child-process.js";

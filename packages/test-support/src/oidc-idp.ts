@@ -35,7 +35,11 @@ export interface TestIdP {
  */
 export async function startIdP(
   redirectURIs: string[],
-  options: { pkceRequired?: boolean } = {},
+  options: {
+    pkceRequired?: boolean;
+    /** How the test client authenticates at the token endpoint (the reference's default is post). */
+    tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
+  } = {},
 ): Promise<TestIdP> {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   // No `alg` on the key: then only the verifier's algorithm allow-list stands between a PS256 token and acceptance.
@@ -55,7 +59,7 @@ export async function startIdP(
         redirect_uris: redirectURIs,
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
-        token_endpoint_auth_method: "client_secret_basic",
+        token_endpoint_auth_method: options.tokenEndpointAuthMethod ?? "client_secret_basic",
       },
     ],
     jwks: { keys: [jwk] },

@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
-import { request } from "node:http";
-import { createServer } from "node:net";
+import { spawn } from "node:child_process";
+import { freePort, stopChild, waitForOk } from "@latchkey/test-support";
 import { BENCH_DIR } from "./build.js";
 import type { ServerStats } from "./servers/serve.js";
 import type { Implementation, ServerConfig } from "./server-config.js";
@@ -9,8 +7,11 @@ import type { Implementation, ServerConfig } from "./server-config.js";
 /** What the bench decides about a server; the port, secret and base URL are filled in at start. */
 export type ServerSettings = Omit<ServerConfig, "port" | "baseURL">;
 
-/** A server the bench can spawn: either implementation, or the bare-Node floor of the cold-start figure. */
-export type ServerName = Implementation | "floor";
+/**
+ * A server the bench can spawn: either implementation, or one of the cold-start floors — bare
+ * Node (`floor`), and the serving layer with the driver but no auth library (`layer`).
+ */
+export type ServerName = Implementation | "floor" | "layer";
 
 /** One auth server running in its own process on loopback. */
 export interface ChildServer {
@@ -73,7 +74,7 @@ export async function startServer(
     stop: () => stopChild(child),
   };
   try {
-    await waitForOk(port, child, pollMs, timeoutMs);
+    await waitForOk(child, () => baseURL, { pollMs, timeoutMs });
     server.startMs = performance.now() - started;
   } catch (error) {
     await server.stop();
@@ -82,57 +83,4 @@ export async function startServer(
     );
   }
   return server;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  const address = probe.address();
-  probe.close();
-  if (address === null || typeof address === "string") throw new Error("no TCP address");
-  return address.port;
-}
-
-/** One GET of `/api/auth/ok` with a fresh connection; resolves to the status and body, or the error. */
-function getOk(port: number): Promise<{ status: number; body: string } | Error> {
-  return new Promise((resolve) => {
-    const req = request({ host: "127.0.0.1", port, path: "/api/auth/ok", agent: false }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", resolve);
-    req.end();
-  });
-}
-
-async function waitForOk(
-  port: number,
-  child: ChildProcess,
-  pollMs: number,
-  timeoutMs: number,
-): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  let last = "no answer yet";
-  while (performance.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`exited (${child.exitCode ?? child.signalCode})`);
-    const answer = await getOk(port);
-    if (answer instanceof Error) last = answer.message;
-    else if (answer.status === 200 && answer.body.replace(/\s/g, "") === '{"ok":true}') return;
-    else last = `${answer.status} ${answer.body.slice(0, 200)}`;
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-  }
-  throw new Error(`GET /api/auth/ok did not answer {"ok":true} within ${timeoutMs} ms (last: ${last})`);
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(timer);
 }

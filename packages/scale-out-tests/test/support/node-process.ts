@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { stopChild, waitForOk } from "@latchkey/test-support";
 import { NODE_CONFIG_ENV, READY_LINE, type NodeConfig } from "./node-config.ts";
 
 /** Where a node is reached: its name in the cluster ("A", "B") and `http://127.0.0.1:<port>`. */
@@ -57,7 +57,9 @@ export function spawnNode(name: string, config: NodeConfig): NodeProcess {
     address: { name, origin: "" },
     async ready(timeoutMs = 120_000) {
       try {
-        node.address.origin = `http://127.0.0.1:${await waitUntilReady(child, () => port, timeoutMs)}`;
+        const origin = () => (port === undefined ? undefined : `http://127.0.0.1:${port}`);
+        await waitForOk(child, origin, { pollMs: 50, timeoutMs });
+        node.address.origin = origin()!;
       } catch (error) {
         await node.stop();
         throw new Error(
@@ -73,40 +75,4 @@ export function spawnNode(name: string, config: NodeConfig): NodeProcess {
     },
   };
   return node;
-}
-
-async function waitUntilReady(
-  child: ChildProcess,
-  port: () => number | undefined,
-  timeoutMs: number,
-): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  let last = "not listening yet";
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`exited (${child.exitCode ?? child.signalCode})`);
-    }
-    const listening = port();
-    if (listening !== undefined) {
-      try {
-        const res = await fetch(`http://127.0.0.1:${listening}/api/auth/ok`);
-        const body = await res.text();
-        if (res.status === 200 && body.replace(/\s/g, "") === '{"ok":true}') return listening;
-        last = `${res.status} ${body.slice(0, 200)}`;
-      } catch (error) {
-        last = (error as Error).message;
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`GET /api/auth/ok did not answer {"ok":true} within ${timeoutMs} ms (last: ${last})`);
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(timer);
 }
