@@ -78,7 +78,7 @@ export type {
 } from "./cookies/cookie-cache-options.js";
 export { createAuthCookies, type AuthCookies, type CookieSpec } from "./cookies/auth-cookies.js";
 export { parseCookieHeader, serializeCookie } from "./cookies/serialize.js";
-export { formCsrfMiddleware } from "./security/origin-check.js";
+export { assertTrustedCallbackURL, formCsrfMiddleware } from "./security/origin-check.js";
 export { isTrustedOrigin, matchesOriginPattern } from "./security/trusted-origins.js";
 export { getClientIP, normalizeIP, type IPAddressOptions } from "./ip.js";
 export type {
@@ -94,6 +94,9 @@ export type {
 
 // OAuth 2.0 / OpenID Connect client, social providers, account options
 export * from "./oauth2/index.js";
+// The social redirect flow's steps, for plugins serving it under other paths (Generic OAuth's legacy routes)
+export { startRedirectFlow } from "./routes/sign-in-social.js";
+export { runOAuthCallback } from "./routes/oauth-callback.js";
 
 // Crypto and logging
 export * from "./crypto/index.js";

@@ -51,33 +51,45 @@ function parseJSON(
 export const oauthCallback = endpoint(
   "/callback/:id",
   { method: ["GET", "POST"], allowedMediaTypes: ["application/x-www-form-urlencoded", "application/json"] },
-  async (ctx) => {
-    const fallback = defaultErrorURL(ctx);
-    const object = (value: unknown) =>
-      typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
-    const merged = ctx.method === "POST" ? { ...object(ctx.body), ...object(ctx.query) } : object(ctx.query);
-    const parsed = v.safeParse(params, merged);
-    if (!parsed.success) throw callbackErrorRedirect(ctx, fallback, E.INVALID_CALLBACK_REQUEST);
-    if (ctx.method === "POST") {
-      const query = new URLSearchParams();
-      for (const [key, value] of Object.entries(parsed.output))
-        if (value !== undefined) query.set(key, value);
-      throw ctx.redirect(
-        `${ctx.context.baseURL}/callback/${encodeURIComponent(ctx.params.id ?? "")}?${query}`,
-      );
-    }
-    return handleCallback(ctx, parsed.output);
-  },
+  (ctx) => runOAuthCallback(ctx),
 );
 
-async function handleCallback(ctx: EndpointContext, query: CallbackParams): Promise<never> {
+/**
+ * The callback flow of `/callback/:id`, also run by routes that serve it under another path
+ * (Generic OAuth's legacy `/oauth2/callback/:id`). `redirectPath` is the path the provider
+ * was told to return to: RFC 6749 §4.1.3 requires the code exchange to repeat that exact
+ * `redirect_uri`. @default the provider's `/callback/<id>`
+ */
+export async function runOAuthCallback(ctx: EndpointContext, redirectPath?: string): Promise<never> {
+  const fallback = defaultErrorURL(ctx);
+  const object = (value: unknown) =>
+    typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+  const merged = ctx.method === "POST" ? { ...object(ctx.body), ...object(ctx.query) } : object(ctx.query);
+  const parsed = v.safeParse(params, merged);
+  if (!parsed.success) throw callbackErrorRedirect(ctx, fallback, E.INVALID_CALLBACK_REQUEST);
+  if (ctx.method === "POST") {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(parsed.output)) if (value !== undefined) query.set(key, value);
+    throw ctx.redirect(
+      `${ctx.context.baseURL}${redirectPath ?? `/callback/${encodeURIComponent(ctx.params.id ?? "")}`}?${query}`,
+    );
+  }
+  return handleCallback(ctx, parsed.output, redirectPath);
+}
+
+async function handleCallback(
+  ctx: EndpointContext,
+  query: CallbackParams,
+  redirectPath: string | undefined,
+): Promise<never> {
   const auth = ctx.context;
   const providerId = ctx.params.id ?? "";
   if (query.state === undefined && query.code) {
     const provider = await findSocialProvider(auth, providerId);
     if (provider?.allowIdpInitiated) {
       // An IdP-initiated login is restarted as a normal flow, so it gets a state and PKCE.
-      const { url } = await startRedirectFlow(ctx, provider, { disableRedirect: true });
+      const flowProvider = redirectPath ? { ...provider, callbackPath: redirectPath } : provider;
+      const { url } = await startRedirectFlow(ctx, flowProvider, { disableRedirect: true });
       throw ctx.redirect(url);
     }
   }
@@ -104,7 +116,7 @@ async function handleCallback(ctx: EndpointContext, query: CallbackParams): Prom
     throw fail(E.ISSUER_MISSING);
   }
   if (provider.requiresIdTokenNonce && !state.idTokenNonce) throw fail(E.NONCE_BINDING_MISSING);
-  const redirectURI = `${auth.baseURL}${callbackPath(provider)}`;
+  const redirectURI = `${auth.baseURL}${redirectPath ?? callbackPath(provider)}`;
   let tokens: OAuth2Tokens | null;
   try {
     // RFC 7636 §4.5: the verifier proves this callback continues the request that sent the challenge.
