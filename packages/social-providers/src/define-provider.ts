@@ -16,7 +16,8 @@ export type EndpointOf = (name: string) => string;
 
 /** What a provider's profile lookup gets. */
 export interface ProfileContext<Options> {
-  tokens: OAuth2Tokens;
+  /** The tokens, plus what the sign-in passes beside them (Apple's first-sign-in `user`). */
+  tokens: Parameters<OAuthProvider["getUserInfo"]>[0];
   options: Options;
   endpoint: EndpointOf;
 }
@@ -32,24 +33,33 @@ export type AuthorizationData = Parameters<OAuthProvider["createAuthorizationURL
 export interface ProviderSpec<Profile extends object, Options extends SocialProviderOptions<Profile>> {
   id: string;
   name: string;
-  /** Endpoint URLs by name; `authorization` and `token` are used by the flow itself. */
-  endpoints: { authorization: string; token: string } & Record<string, string>;
+  /**
+   * Endpoint URLs by name; `authorization` and `token` are used by the flow itself. A function
+   * builds them from the options (a self-hosted issuer, a sandbox environment).
+   */
+  endpoints: ProviderEndpoints | ((options: Options) => ProviderEndpoints);
   /** Default scopes (dropped by `disableDefaultScope`). */
   scopes: string[] | ((options: Options) => string[]);
   /** @default " " */
   scopeJoiner?: string;
   /** Send PKCE (S256) in the authorization and token requests. @default false */
-  pkce?: boolean;
+  pkce?: boolean | ((options: Options) => boolean);
   /** Forward the sign-in's `loginHint` as `login_hint` (only where the reference does). @default false */
   loginHint?: boolean;
   /** Extra authorization parameters (e.g. `access_type`); caller's `additionalParams` win, reserved ones never apply. */
   authorizationParams?: (options: Options, data: AuthorizationData) => Record<string, string | undefined>;
   /** The `prompt` sent when the options name none. */
   defaultPrompt?: string;
+  /** False where the reference ignores `options.prompt` (then only `defaultPrompt` is sent). @default true */
+  forwardPrompt?: boolean;
+  /** The redirect flow needs a `clientSecret` (ID-token sign-in works without); a start without one throws. @default false */
+  requiresSecret?: boolean;
   /** Token endpoint client authentication. @default client_secret_post with a secret, none without */
-  tokenAuth?: "client_secret_basic" | "client_secret_post";
+  tokenAuth?: SecretAuthMethod | ((options: Options) => SecretAuthMethod | undefined);
   /** Extra token-request parameters. */
   tokenParams?: (options: Options) => Record<string, string>;
+  /** Extra headers of the code exchange (e.g. a User-Agent the provider insists on). */
+  tokenHeaders?: Record<string, string>;
   /** False for providers that issue no refresh tokens. @default true */
   refresh?: boolean;
   /** Reads the provider profile; null when it cannot (the sign-in then fails with `unable_to_get_user_info`). */
@@ -64,6 +74,12 @@ export interface ProviderSpec<Profile extends object, Options extends SocialProv
   customize?: (provider: OAuthProvider<Profile>, options: Options, endpoint: EndpointOf) => void;
 }
 
+/** Client authentication with a secret (RFC 6749 §2.3.1): HTTP Basic or form fields. */
+export type SecretAuthMethod = "client_secret_basic" | "client_secret_post";
+
+/** A provider's endpoint URLs by name. */
+export type ProviderEndpoints = { authorization: string; token: string } & Record<string, string>;
+
 /** A provider factory: options in, provider out. `id` names the provider it makes. */
 export interface ProviderFactory<Profile extends object, Options extends SocialProviderOptions<Profile>> {
   (options: Options): OAuthProvider<Profile>;
@@ -76,23 +92,44 @@ const clientAuth = (
 ): TokenEndpointAuth | undefined =>
   options.tokenEndpointAuth ?? (fallback && options.clientSecret ? { method: fallback } : undefined);
 
+/** The scopes of one authorization request: defaults (unless disabled), configured, then asked, once each. */
+export function requestedScopes(
+  defaults: readonly string[],
+  options: Pick<SocialProviderOptions, "disableDefaultScope" | "scope">,
+  data: Pick<AuthorizationData, "scopes">,
+): string[] {
+  return [
+    ...new Set([
+      ...(options.disableDefaultScope ? [] : defaults),
+      ...(options.scope ?? []),
+      ...(data.scopes ?? []),
+    ]),
+  ];
+}
+
 /** Builds the factory of a provider described by `spec`. */
 export function defineProvider<Profile extends object, Options extends SocialProviderOptions<Profile>>(
   spec: ProviderSpec<Profile, Options>,
 ): ProviderFactory<Profile, Options> {
   const factory = (options: Options): OAuthProvider<Profile> => {
+    const own = typeof spec.endpoints === "function" ? spec.endpoints(options) : spec.endpoints;
     const endpoint: EndpointOf = (name) => {
-      const url = options.endpoints?.[name] ?? spec.endpoints[name];
+      const url = options.endpoints?.[name] ?? own[name];
       if (!url) throw new TypeError(`${spec.name}: no "${name}" endpoint.`);
       return url;
     };
     const credentials = () => ({
       clientId: primaryClientId(options.clientId),
       clientSecret: options.clientSecret,
-      tokenEndpointAuth: clientAuth(options, spec.tokenAuth),
+      tokenEndpointAuth: clientAuth(
+        options,
+        typeof spec.tokenAuth === "function" ? spec.tokenAuth(options) : spec.tokenAuth,
+      ),
     });
     const defaults = typeof spec.scopes === "function" ? spec.scopes(options) : spec.scopes;
     const idToken = spec.idToken?.(options, endpoint);
+    const pkce = typeof spec.pkce === "function" ? spec.pkce(options) : spec.pkce === true;
+    const prompt = spec.forwardPrompt === false ? spec.defaultPrompt : (options.prompt ?? spec.defaultPrompt);
 
     const provider: OAuthProvider<Profile> = {
       id: spec.id,
@@ -104,13 +141,9 @@ export function defineProvider<Profile extends object, Options extends SocialPro
       accountSubject: ({ profile, tokens }) => spec.subject(profile, tokens),
 
       createAuthorizationURL(data) {
-        const scopes = [
-          ...new Set([
-            ...(options.disableDefaultScope ? [] : defaults),
-            ...(options.scope ?? []),
-            ...(data.scopes ?? []),
-          ]),
-        ];
+        if (spec.requiresSecret && !options.clientSecret)
+          throw new TypeError(`${spec.name}: the sign-in redirect needs a clientSecret.`);
+        const scopes = requestedScopes(defaults, options, data);
         const extra: Record<string, string> = {};
         for (const [key, value] of Object.entries(spec.authorizationParams?.(options, data) ?? {})) {
           if (value !== undefined) extra[key] = value;
@@ -120,10 +153,10 @@ export function defineProvider<Profile extends object, Options extends SocialPro
           clientId: primaryClientId(options.clientId),
           redirectURI: options.redirectURI ?? data.redirectURI,
           state: data.state,
-          codeVerifier: spec.pkce ? data.codeVerifier : undefined,
+          codeVerifier: pkce ? data.codeVerifier : undefined,
           scopes,
           scopeJoiner: spec.scopeJoiner,
-          prompt: options.prompt ?? spec.defaultPrompt,
+          prompt,
           responseMode: options.responseMode,
           display: data.display,
           loginHint: spec.loginHint ? data.loginHint : undefined,
@@ -138,9 +171,10 @@ export function defineProvider<Profile extends object, Options extends SocialPro
           tokenEndpoint: endpoint("token"),
           code: data.code,
           redirectURI: options.redirectURI ?? data.redirectURI,
-          codeVerifier: spec.pkce ? data.codeVerifier : undefined,
+          codeVerifier: pkce ? data.codeVerifier : undefined,
           deviceId: data.deviceId,
           additionalParams: spec.tokenParams?.(options),
+          headers: spec.tokenHeaders,
         });
       },
 
