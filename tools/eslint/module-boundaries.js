@@ -17,7 +17,9 @@ function loadProjects() {
       if (!existsSync(file)) continue;
       const pkg = JSON.parse(readFileSync(file, "utf8"));
       const tag = (pkg.nx?.tags ?? []).find((t) => t in rank);
-      projects.push({ name: pkg.name, dir: join(dir, name) + sep, tag });
+      // Subpaths the package declares in "exports" are public entries too (e.g. "./sqlite").
+      const entries = Object.keys(pkg.exports ?? {}).filter((key) => key.startsWith("./"));
+      projects.push({ name: pkg.name, dir: join(dir, name) + sep, tag, entries });
     }
   }
   return projects;
@@ -39,7 +41,8 @@ export const moduleBoundaries = {
       if (typeof spec !== "string") return;
       const target = projects.find((p) => spec === p.name || spec.startsWith(p.name + "/"));
       if (!target || target === self) return;
-      if (spec !== target.name && !spec.endsWith("/client")) {
+      const declared = target.entries.includes(`.${spec.slice(target.name.length)}`);
+      if (spec !== target.name && !declared && !spec.endsWith("/client")) {
         context.report({ node, messageId: "deep", data: { to: spec } });
       }
       // Test code may use the test-layer packages (the adapter conformance suite).

@@ -43,7 +43,7 @@ export function benchModules(discovery: PluginDiscovery): Plugin {
 export async function buildServers(discovery: PluginDiscovery): Promise<Record<ServerName, string>> {
   rmSync(BUILD_DIR, { recursive: true, force: true });
   const entries = {} as Record<ServerName, string>;
-  for (const implementation of ["latchkey", "reference", "floor"] as const) {
+  for (const implementation of ["latchkey", "reference", "floor", "layer"] as const) {
     const outdir = join(BUILD_DIR, implementation);
     await build({
       entryPoints: [join(BENCH_DIR, "src/servers", `${implementation}.ts`)],

@@ -80,7 +80,13 @@ interface PackageJson {
 
 /** The plugin the factory returns, or why there is none. */
 async function callFactory(entry: string, factory: string): Promise<{ id: string } | string> {
-  const module = (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
+  } catch (error) {
+    // A package scaffolded but not written yet (no entry file) must not stop the bench.
+    return `entry does not load (${(error as Error).message.split("\n")[0]})`;
+  }
   const make = module[factory];
   if (typeof make !== "function") return `exports no \`${factory}()\` factory (not a server plugin)`;
   try {

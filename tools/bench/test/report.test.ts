@@ -176,8 +176,8 @@ describe("summaryTable", () => {
         ],
       },
       "cold-start": {
-        samples: { latchkey: [], reference: [], floor: [] },
-        median: { latchkey: 300, reference: 400, floor: 100 },
+        samples: { latchkey: [], reference: [], floor: [], layer: [] },
+        median: { latchkey: 300, reference: 400, floor: 100, layer: 200 },
         ratio: 0.75,
         target: atMost(0.75, 0.5, "≤ 1/2"),
       },

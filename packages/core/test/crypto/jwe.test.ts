@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { EncryptJWT, base64url, decodeProtectedHeader } from "jose";
+import { EncryptJWT, base64url, decodeProtectedHeader, jwtDecrypt } from "jose";
 import { hkdf } from "@noble/hashes/hkdf.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import {
@@ -122,6 +122,63 @@ describe("symmetricEncodeJWT / symmetricDecodeJWT", () => {
       .setExpirationTime(now + 60)
       .encrypt(key);
     expect(await symmetricDecodeJWT(gcm, SECRET, SESSION)).toBeNull();
+  });
+
+  // The codec is hand-written on Web Crypto; jose (the reference's library) is the oracle.
+  describe("against jose", () => {
+    const sessionKey = (): Uint8Array =>
+      hkdf(
+        sha256,
+        utf8Encode(SECRET),
+        utf8Encode(SESSION),
+        utf8Encode("BetterAuth.js Generated Encryption Key"),
+        64,
+      );
+    const joseToken = (
+      claims: Record<string, unknown>,
+      header: Record<string, unknown> = {},
+    ): Promise<string> =>
+      new EncryptJWT(claims)
+        .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", ...header })
+        .setExpirationTime(now + 60)
+        .encrypt(sessionKey());
+
+    it("jose decrypts what we encrypt, with the claims in jose's order", async () => {
+      const ours = await symmetricEncodeJWT({ b: 1, iat: 5, a: [1] }, SECRET, SESSION, 60);
+      const { payload, protectedHeader } = await jwtDecrypt(ours, sessionKey(), { clockTolerance: 15 });
+      expect(Object.keys(payload)).toEqual(["b", "iat", "a", "exp", "jti"]);
+      expect(payload).toMatchObject({ b: 1, iat: now, a: [1], exp: now + 60 });
+      expect(protectedHeader).toEqual(decodeProtectedHeader(ours));
+    });
+
+    it("refuses what jose refuses: nbf ahead, non-numeric iat, replicated claims that differ", async () => {
+      expect(await symmetricDecodeJWT(await joseToken({ nbf: now + 16 }), SECRET, SESSION)).toBeNull();
+      expect(await symmetricDecodeJWT(await joseToken({ nbf: now + 15 }), SECRET, SESSION)).not.toBeNull();
+      expect(await symmetricDecodeJWT(await joseToken({ iat: "0" }), SECRET, SESSION)).toBeNull();
+      expect(
+        await symmetricDecodeJWT(await joseToken({ iss: "a" }, { iss: "b" }), SECRET, SESSION),
+      ).toBeNull();
+      expect(
+        await symmetricDecodeJWT(await joseToken({ iss: "a" }, { iss: "a" }), SECRET, SESSION),
+      ).not.toBeNull();
+      expect(
+        await symmetricDecodeJWT(await joseToken({ aud: ["x"] }, { aud: ["y"] }), SECRET, SESSION),
+      ).toBeNull();
+    });
+
+    it("refuses an encrypted-key segment, a short IV and a missing tag; an empty claims set is valid", async () => {
+      const parts = (await joseToken({ m: 1 })).split(".");
+      const withPart = (index: number, value: string): string =>
+        parts.map((part, i) => (i === index ? value : part)).join(".");
+      expect(await symmetricDecodeJWT(parts.join("."), SECRET, SESSION)).toMatchObject({ m: 1 });
+      expect(await symmetricDecodeJWT(withPart(1, "AAAA"), SECRET, SESSION)).toBeNull();
+      expect(await symmetricDecodeJWT(withPart(2, parts[2]!.slice(0, 16)), SECRET, SESSION)).toBeNull();
+      expect(await symmetricDecodeJWT(withPart(4, ""), SECRET, SESSION)).toBeNull();
+      const array = await new EncryptJWT({})
+        .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512" })
+        .encrypt(sessionKey());
+      expect(await symmetricDecodeJWT(array, SECRET, SESSION)).toEqual({});
+    });
   });
 
   describe("with rotated secrets", () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { SignJWT, base64url, decodeProtectedHeader } from "jose";
+import { SignJWT, base64url, decodeProtectedHeader, jwtVerify } from "jose";
 import { signJWT, utf8Encode, verifyJWT } from "../../src/crypto/index.js";
+import { verifyHS256 } from "../../src/crypto/jwt.js";
 import { FIXED_TIME, REFERENCE_JWT, SECRET } from "./reference-vectors.js";
 
 const now = FIXED_TIME / 1000;
@@ -73,6 +74,45 @@ describe("signJWT / verifyJWT", () => {
       .sign(utf8Encode(SECRET));
     expect(decodeProtectedHeader(hs512).alg).toBe("HS512");
     expect(await verifyJWT(hs512, SECRET)).toBeNull();
+  });
+
+  // Sign and verify are hand-written on core's HMAC; jose (the reference's library) is the oracle.
+  describe("against jose", () => {
+    const key = utf8Encode(SECRET);
+    const joseToken = (
+      claims: Record<string, unknown>,
+      header: Record<string, unknown> = {},
+    ): Promise<string> => new SignJWT(claims).setProtectedHeader({ alg: "HS256", ...header }).sign(key);
+
+    it("jose verifies what we sign, with the claims in jose's order", async () => {
+      const { payload } = await jwtVerify(await signJWT({ b: 1, iat: 5, a: "x" }, SECRET, 60), key);
+      expect(Object.keys(payload)).toEqual(["b", "iat", "a", "exp"]);
+      expect(payload).toEqual({ b: 1, iat: now, a: "x", exp: now + 60 });
+    });
+
+    it("refuses what jose refuses, and tells expired from invalid as jose's errors do", async () => {
+      expect(await verifyHS256(await joseToken({ exp: now }), SECRET)).toEqual({ failure: "expired" });
+      expect(await verifyHS256(await joseToken({ exp: now + 1 }), SECRET)).toHaveProperty("payload");
+      expect(await verifyHS256(await joseToken({ exp: "soon" }), SECRET)).toEqual({ failure: "invalid" });
+      expect(await verifyHS256(await joseToken({ iat: "0" }), SECRET)).toEqual({ failure: "invalid" });
+      expect(await verifyHS256(await joseToken({ nbf: now + 1 }), SECRET)).toEqual({ failure: "invalid" });
+      // nbf is checked before exp, as jose does: not-yet-valid wins over expired.
+      expect(await verifyHS256(await joseToken({ nbf: now + 1, exp: now - 1 }), SECRET)).toEqual({
+        failure: "invalid",
+      });
+      const expiredForged = (await joseToken({ exp: now - 1 })).slice(0, -2) + "AA";
+      expect(await verifyHS256(expiredForged, SECRET)).toEqual({ failure: "invalid" });
+    });
+
+    it("accepts crit b64 only as jose does (b64: true), refuses unknown critical extensions", async () => {
+      expect(await verifyJWT(await joseToken({ a: 1 }, { crit: ["b64"], b64: true }), SECRET)).toEqual({
+        a: 1,
+      });
+      const unknown = `${base64url.encode('{"alg":"HS256","crit":["exp"],"exp":1}')}.${base64url.encode("{}")}`;
+      const signed = `${unknown}.${base64url.encode(new Uint8Array(await crypto.subtle.sign("HMAC", await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]), utf8Encode(unknown))))}`;
+      await expect(jwtVerify(signed, key)).rejects.toThrow();
+      expect(await verifyJWT(signed, SECRET)).toBeNull();
+    });
   });
 
   it.each(["", "garbage", "a.b.c", "a.b"])("returns null for malformed %j", async (token) => {

@@ -1,6 +1,6 @@
 // Bundle-size entry: latchkey-minimal.ts plus every plugin package in packages/ (discovered by
 // src/plugins.ts and imported statically through the generated `bench:latchkey-all-plugins`).
-import { kyselyAdapter } from "@latchkey/adapter-kysely";
+import { kyselyAdapter } from "@latchkey/adapter-kysely/sqlite";
 import { createAuth, type Auth } from "@latchkey/core";
 import { allPlugins } from "bench:latchkey-all-plugins";
 import { Kysely, type Dialect } from "kysely";
@@ -16,7 +16,7 @@ let auth: Auth | undefined;
 export default {
   fetch(request: Request, env: Env): Promise<Response> {
     auth ??= createAuth({
-      database: kyselyAdapter(new Kysely({ dialect: env.DIALECT }), { type: "sqlite" }),
+      database: kyselyAdapter(new Kysely({ dialect: env.DIALECT })),
       secret: env.AUTH_SECRET,
       baseURL: env.BASE_URL,
       emailAndPassword: { enabled: true },
