@@ -34,6 +34,8 @@ export default tseslint.config(
       "packages/redis-storage/src/**",
       // The adapter conformance suite runs inside vitest on Node only.
       "packages/adapter-tests/src/**",
+      // Shared test parts (a real IdP, child processes) run inside vitest on Node only.
+      "packages/test-support/src/**",
       // One launcher per runtime: each imports its runtime's own server and database modules.
       "packages/runtime-tests/src/serve/**",
     ],
