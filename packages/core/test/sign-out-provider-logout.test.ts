@@ -87,4 +87,50 @@ describe("POST /sign-out with RP-initiated logout", () => {
     const res = await t.post("/sign-out", {});
     expect(await res.json()).toEqual({ success: true });
   });
+
+  it("refuses a foreign, protocol-relative, backslash or CRLF callbackURL with 403 before signing out (checks on)", async () => {
+    const provider: OAuthProvider = {
+      ...idpProvider(idp),
+      createEndSessionURL: () => new URL("https://idp.example/logout"),
+    };
+    const t = testInstance({
+      socialProviders: { idp: provider },
+      advanced: { disableOriginCheck: false },
+    });
+    const browser = new Browser(BASE, t.auth.handler);
+    await socialSignIn(idp, browser, "alice-sub");
+    for (const callbackURL of [
+      "https://evil.test/bye",
+      "//evil.test",
+      "/\\evil.test",
+      "javascript:alert(1)",
+      `${BASE}/bye\r\nSet-Cookie: a=b`,
+    ]) {
+      const res = await browser.post(`${AUTH}/sign-out`, { callbackURL }, { origin: BASE });
+      expect({ callbackURL, status: res.status, body: await res.json() }).toEqual({
+        callbackURL,
+        status: 403,
+        body: { code: "INVALID_CALLBACK_URL", message: "Invalid callbackURL" },
+      });
+      expect(res.headers.get("location")).toBeNull();
+    }
+    expect(t.count("session")).toBe(1);
+    expect(await sessionOf(browser)).not.toBeNull();
+  });
+
+  it("keeps a CRLF or 1 MB state encoded in the logout URL", async () => {
+    const { browser } = await signedIn((data) => {
+      const url = new URL("https://idp.example/logout");
+      if (data.state) url.searchParams.set("state", data.state);
+      return url;
+    });
+    const state = `s\r\nSet-Cookie: a=b${"y".repeat(500_000)}`;
+    const res = await browser.post(`${AUTH}/sign-out`, { callbackURL: "/bye", state });
+    expect(res.status).toBe(200);
+    const location = res.headers.get("location")!;
+    expect(location).not.toMatch(/[\r\n]/);
+    expect(new URL(location).searchParams.get("state")).toBe(state);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("a="))).toBe(false);
+    expect(await sessionOf(browser)).toBeNull();
+  });
 });

@@ -20,9 +20,20 @@ export function defaultLoginMethod(ctx: Pick<EndpointContext, "path" | "params">
   return null;
 }
 
-/** The method of this request: the custom resolver's answer, else the built-in rules. */
+/**
+ * The method of this request: the custom resolver's answer, else the built-in rules. A throwing
+ * resolver is logged and treated as no answer (as a throwing `beforeStoreCookie` is): it runs
+ * after the session row exists, so letting it through would answer 500 to a sign-in that
+ * happened. The reference lets it through.
+ */
 export function resolveLoginMethod(options: LastLoginMethodOptions, ctx: EndpointContext): string | null {
-  return options.customResolveMethod?.(ctx) ?? defaultLoginMethod(ctx);
+  let custom: string | null | undefined;
+  try {
+    custom = options.customResolveMethod?.(ctx);
+  } catch (error) {
+    ctx.context.logger.error("[LastLoginMethod] customResolveMethod threw; using the built-in rules", error);
+  }
+  return custom ?? defaultLoginMethod(ctx);
 }
 
 /** Whether a database hook's context is an endpoint call (server-internal writes pass none). */

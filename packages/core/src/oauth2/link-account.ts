@@ -67,22 +67,34 @@ export async function linkOAuthAccount(
     throw callbackErrorRedirect(ctx, defaultErrorURL(ctx), E.INTERNAL_SERVER_ERROR);
   }
   const tokens = await storedTokens(auth, account);
+  // A throwing store is a refusal like a null answer: an error redirect, never a 500 (the
+  // reference lets it through). Database-hook APIErrors pass unchanged.
+  const refused = (message: string) => (error: unknown) => {
+    if (error instanceof APIError) throw error;
+    auth.logger.error(message, error);
+    return null;
+  };
   if (existing) {
     if (existing.userId !== link.userId)
       return { linked: false, code: E.ACCOUNT_ALREADY_LINKED_TO_DIFFERENT_USER };
     const scope = mergeScopes(existing.scope, input.scopes);
-    await auth.internalAdapter.updateAccount(existing.id, { ...tokens, ...(scope ? { scope } : {}) }, ctx);
+    const updated = await auth.internalAdapter
+      .updateAccount(existing.id, { ...tokens, ...(scope ? { scope } : {}) }, ctx)
+      .then(() => true, refused("Unable to update the linked account"));
+    if (!updated) return { linked: false, code: E.UNABLE_TO_UPDATE_ACCOUNT };
   } else {
-    const created = await auth.internalAdapter.linkAccount(
-      {
-        providerId: account.providerId,
-        accountId: account.accountId,
-        userId: link.userId,
-        ...tokens,
-        scope: input.scopes?.length ? input.scopes.join(",") : account.scope,
-      },
-      ctx,
-    );
+    const created = await auth.internalAdapter
+      .linkAccount(
+        {
+          providerId: account.providerId,
+          accountId: account.accountId,
+          userId: link.userId,
+          ...tokens,
+          scope: input.scopes?.length ? input.scopes.join(",") : account.scope,
+        },
+        ctx,
+      )
+      .catch(refused("Unable to link account"));
     if (!created) return { linked: false, code: E.UNABLE_TO_LINK_ACCOUNT };
   }
   await applyUpdateUserInfoOnLink(ctx, link.userId, userInfo);

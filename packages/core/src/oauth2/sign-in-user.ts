@@ -144,9 +144,15 @@ export async function signInOAuthUser(
     // The scope is never rewritten on sign-in: only linking adds to it (spec, account `scope`).
     if (auth.options.account?.updateAccountOnSignIn !== false) {
       const fresh = await storedTokens(auth, account);
-      if (Object.keys(fresh).length && !(await auth.internalAdapter.updateAccount(linked.id, fresh, ctx))) {
-        return failed(E.UNABLE_TO_UPDATE_ACCOUNT);
-      }
+      // A throwing store is the same refusal as a null answer: an error redirect, never a 500.
+      const updated = Object.keys(fresh).length
+        ? await auth.internalAdapter.updateAccount(linked.id, fresh, ctx).catch((error: unknown) => {
+            if (error instanceof APIError) throw error;
+            auth.logger.error("Unable to update the account on OAuth sign-in", error);
+            return null;
+          })
+        : true;
+      if (!updated) return failed(E.UNABLE_TO_UPDATE_ACCOUNT);
     }
     user = await adoptVerifiedEmail(ctx, user, userInfo);
   }
@@ -175,12 +181,20 @@ export async function signInOAuthUser(
       await mailVerificationLink(ctx, user, input.callbackURL, true);
     return failed(E.EMAIL_NOT_VERIFIED, isRegister);
   }
-  const session = await auth.internalAdapter.createSession(
-    user.id,
-    false,
-    { ipAddress: getClientIP(ctx.headers, auth.options), userAgent: ctx.headers.get("user-agent") },
-    ctx,
-  );
+  // A throwing store answers `unable_to_create_session` like a refusing hook does (the reference
+  // lets the exception through: a 500 on a browser navigation); database-hook APIErrors pass.
+  const session = await auth.internalAdapter
+    .createSession(
+      user.id,
+      false,
+      { ipAddress: getClientIP(ctx.headers, auth.options), userAgent: ctx.headers.get("user-agent") },
+      ctx,
+    )
+    .catch((error: unknown) => {
+      if (error instanceof APIError) throw error;
+      auth.logger.error("Unable to create a session on OAuth sign-in", error);
+      return null;
+    });
   if (!session) return failed(E.UNABLE_TO_CREATE_SESSION);
   return { error: null, data: { session, user }, isRegister };
 }

@@ -48,19 +48,26 @@ export function matchesOriginPattern(url: string, pattern: string): boolean {
   }
 }
 
+/** C0 controls and DEL: the URL parser drops tabs and newlines, a `Location` header cannot carry them. */
+const hasControlCharacters = (url: string): boolean =>
+  [...url].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
+
 /**
  * A root-relative path that cannot leave the site: one leading `/` (not `//`, which browsers
  * read as another host), no backslashes, control characters or encoded slashes.
  */
 export function isSafeRelativePath(url: string): boolean {
   if (!url.startsWith("/") || url.startsWith("//")) return false;
-  if (url.includes("\\") || [...url].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) return false;
+  if (url.includes("\\") || hasControlCharacters(url)) return false;
   if (/%(2f|5c|00)/i.test(url)) return false;
   return true;
 }
 
 /** Whether `url` may be used as a redirect or origin: trusted, or a safe relative path when allowed. */
 export function isTrustedOrigin(url: string, trusted: readonly string[], allowRelativePaths: boolean): boolean {
+  // `new URL()` strips CR/LF/tab before the origin is compared, so `https://app.example/\r\nx`
+  // looked trusted; stored as a callback URL it later made the redirect's `Location` throw (a 500).
+  if (hasControlCharacters(url)) return false;
   if (allowRelativePaths && url.startsWith("/")) return isSafeRelativePath(url);
   return trusted.some((entry) => matchesOriginPattern(url, entry));
 }

@@ -114,6 +114,9 @@ describe("redirect targets", () => {
     ["a javascript: URL", "javascript:alert(1)"],
     ["a data: URL", "data:text/html,<script>alert(1)</script>"],
     ["a control character", "/ok\u0000"],
+    // The URL parser drops CR/LF/tab before the origin is compared; a Location header cannot carry them.
+    ["CR/LF in a trusted absolute URL", "http://localhost:3000/ok\r\nSet-Cookie: a=b"],
+    ["a tab in a trusted absolute URL", "http://localhost:3000/o\tk"],
   ];
   for (const [what, callbackURL] of bad) {
     it(`refuses ${what} as callbackURL`, async () => {
