@@ -1,9 +1,17 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apple, type AppleOptions } from "../src/providers/apple.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { AUTH, at, CLIENT, providerInstance } from "./support/flow.ts";
-import { idTokenSigner, type IdTokenSigner } from "./support/id-token-signer.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import { expectParams } from "./support/flow-expectations.ts";
+import {
+  AUTH,
+  AUTHORIZATION_REQUEST,
+  at,
+  CLIENT,
+  providerInstance,
+  type ProviderInstance,
+} from "./support/flow.ts";
+import { useIdTokenSigners } from "./support/id-token-signer.ts";
 
 const ENDPOINTS = { authorization: "/authorize", token: "/token", jwks: "/auth/keys" };
 const CLAIMS = {
@@ -15,23 +23,17 @@ const CLAIMS = {
 };
 
 describe("apple", () => {
-  let fake: FakeProvider;
-  let signer: IdTokenSigner;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-    signer = await idTokenSigner("RS256");
-    fake.on("GET /auth/keys", { json: signer.jwks });
-    // Apple answers with an auto-submitting form; the test submits it (see formPostSignIn).
-    fake.on("GET /authorize", ({ query }) => ({ json: { code: "apple-code", state: query.get("state") } }));
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
+  const signers = useIdTokenSigners(fake, "GET /auth/keys", "RS256");
+  // Apple answers with an auto-submitting form; the test submits it (see formPostSignIn).
+  fake.on("GET /authorize", ({ query }) => ({ json: { code: "apple-code", state: query.get("state") } }));
 
   const provider = (options: Partial<AppleOptions> = {}) =>
     apple({ ...CLIENT, endpoints: at(fake, ENDPOINTS), ...options });
 
   /** The browser's part of Apple's flow: the authorize page, then its form POST to the callback. */
   async function formPostSignIn(
-    t: Awaited<ReturnType<typeof providerInstance>>,
+    t: ProviderInstance,
     user?: Record<string, unknown>,
     body: Record<string, unknown> = {},
   ) {
@@ -58,43 +60,44 @@ describe("apple", () => {
   }
 
   it("form_post flow: code id_token, PKCE, the name from the first sign-in's user payload", async () => {
-    fake.tokens = { id_token: await signer.sign(CLAIMS) };
+    fake.tokens = { id_token: await signers.RS256.sign(CLAIMS) };
     const t = await providerInstance(provider({ prompt: "login" }), { sqlite: true });
-    try {
-      const first = await formPostSignIn(
-        t,
-        { name: { firstName: "Ada", lastName: "Lovelace" }, email: CLAIMS.email },
-        { loginHint: "ada@example.com" },
-      );
-      const q = first.authorize;
-      expect(q.get("response_type")).toBe("code id_token");
-      expect(q.get("response_mode")).toBe("form_post");
-      expect(q.get("scope")).toBe("email name");
-      expect(q.get("code_challenge_method")).toBe("S256");
-      expect(q.has("login_hint")).toBe(false);
-      expect(q.has("prompt")).toBe(false);
-      expect(q.has("nonce")).toBe(false);
-      expect(fake.last("/token")!.form.get("code_verifier")).toMatch(/^[\w-]{43,128}$/);
-      expect(first.location.href).toBe("http://localhost:3000/dashboard");
-      expect(first.session?.user).toMatchObject({
-        name: "Ada Lovelace",
-        email: CLAIMS.email,
-        emailVerified: true,
-        image: null,
-      });
-      const accounts = (await (await t.browser.send(`${AUTH}/list-accounts`)).json()) as unknown[];
-      expect(accounts).toEqual([expect.objectContaining({ providerId: "apple", accountId: CLAIMS.sub })]);
-    } finally {
-      t.cleanup();
-      fake.tokens = {};
-    }
+    const first = await formPostSignIn(
+      t,
+      { name: { firstName: "Ada", lastName: "Lovelace" }, email: CLAIMS.email },
+      { loginHint: "ada@example.com" },
+    );
+    const q = first.authorize;
+    expectParams(q, {
+      response_type: "code id_token",
+      response_mode: "form_post",
+      scope: "email name",
+      code_challenge_method: "S256",
+      login_hint: null,
+      prompt: null,
+      nonce: null,
+    });
+    expect(fake.last("/token")!.form.get("code_verifier")).toMatch(/^[\w-]{43,128}$/);
+    expect(first.location.href).toBe("http://localhost:3000/dashboard");
+    expect(first.session?.user).toMatchObject({
+      name: "Ada Lovelace",
+      email: CLAIMS.email,
+      emailVerified: true,
+      image: null,
+    });
+    const accounts = (await (await t.browser.send(`${AUTH}/list-accounts`)).json()) as unknown[];
+    expect(accounts).toEqual([expect.objectContaining({ providerId: "apple", accountId: CLAIMS.sub })]);
   });
 
   it("without a user payload the name is the token's name, else empty", async () => {
     const p = provider();
-    const named = await p.getUserInfo({ idToken: await signer.sign({ ...CLAIMS, name: "From Token" }) });
+    const named = await p.getUserInfo({
+      idToken: await signers.RS256.sign({ ...CLAIMS, name: "From Token" }),
+    });
     expect(named?.user.name).toBe("From Token");
-    const plain = await p.getUserInfo({ idToken: await signer.sign({ ...CLAIMS, email_verified: false }) });
+    const plain = await p.getUserInfo({
+      idToken: await signers.RS256.sign({ ...CLAIMS, email_verified: false }),
+    });
     expect(plain?.user).toMatchObject({ name: "", emailVerified: false });
     expect(await p.getUserInfo({ accessToken: "only-an-access-token" })).toBeNull();
   });
@@ -106,7 +109,7 @@ describe("apple", () => {
     const res = await t.browser.post(`${AUTH}/sign-in/social`, {
       provider: "apple",
       idToken: {
-        token: await signer.sign({ ...CLAIMS, nonce: hashed }),
+        token: await signers.RS256.sign({ ...CLAIMS, nonce: hashed }),
         nonce,
         user: { name: { firstName: "Grace", lastName: "Hopper" } },
       },
@@ -119,13 +122,13 @@ describe("apple", () => {
     for (const claim of [nonce, hashed]) {
       const ok = await t.browser.post(`${AUTH}/sign-in/social`, {
         provider: "apple",
-        idToken: { token: await signer.sign({ ...CLAIMS, nonce: claim }), nonce },
+        idToken: { token: await signers.RS256.sign({ ...CLAIMS, nonce: claim }), nonce },
       });
       expect(ok.status).toBe(200);
     }
     const wrong = await t.browser.post(`${AUTH}/sign-in/social`, {
       provider: "apple",
-      idToken: { token: await signer.sign({ ...CLAIMS, nonce: "other" }), nonce },
+      idToken: { token: await signers.RS256.sign({ ...CLAIMS, nonce: "other" }), nonce },
     });
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toMatchObject({ code: "INVALID_TOKEN" });
@@ -137,7 +140,7 @@ describe("apple", () => {
       (
         await t.browser.post(`${AUTH}/sign-in/social`, {
           provider: "apple",
-          idToken: { token: await signer.sign({ ...CLAIMS, aud }) },
+          idToken: { token: await signers.RS256.sign({ ...CLAIMS, aud }) },
         })
       ).status;
     expect(await signIn(bundle, "com.example.app")).toBe(200);
@@ -149,17 +152,15 @@ describe("apple", () => {
     expect(await signIn(listed, "com.example.app")).toBe(401);
     const iss = await bundle.browser.post(`${AUTH}/sign-in/social`, {
       provider: "apple",
-      idToken: { token: await signer.sign({ ...CLAIMS, aud: "com.example.app", iss: "https://evil" }) },
+      idToken: {
+        token: await signers.RS256.sign({ ...CLAIMS, aud: "com.example.app", iss: "https://evil" }),
+      },
     });
     expect(iss.status).toBe(401);
   });
 
   it("uses Apple's endpoints by default", async () => {
-    const url = await apple(CLIENT).createAuthorizationURL({
-      state: "s",
-      codeVerifier: "v".repeat(43),
-      redirectURI: "http://localhost:3000/api/auth/callback/apple",
-    });
+    const url = await apple(CLIENT).createAuthorizationURL(AUTHORIZATION_REQUEST);
     expect(url.origin + url.pathname).toBe("https://appleid.apple.com/auth/authorize");
   });
 });

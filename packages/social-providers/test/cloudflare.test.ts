@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cloudflare } from "../src/providers/cloudflare.ts";
-import { BASIC_AUTH } from "./support/basic-auth.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import { expectRedirectSignIn, expectRefresh, expectSignInError } from "./support/flow-expectations.ts";
+import { AUTHORIZATION_REQUEST, at, CLIENT, providerInstance } from "./support/flow.ts";
 
 const ENDPOINTS = { authorization: "/authorize", token: "/token", userInfo: "/client/v4/user" };
 const USER = {
@@ -12,49 +12,40 @@ const USER = {
   last_name: "Cloud",
 };
 const ok = (result: unknown) => ({ json: { success: true, errors: [], messages: [], result } });
-const REQUEST = { state: "s", codeVerifier: "v".repeat(43), redirectURI: "http://localhost:3000/cb" };
 
 describe("cloudflare", () => {
-  let fake: FakeProvider;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
 
   const provider = (extra: Partial<Parameters<typeof cloudflare>[0]> = {}) =>
     cloudflare({ ...CLIENT, endpoints: at(fake, ENDPOINTS), ...extra });
 
   it("signs in with PKCE and Basic client auth, the profile from the API (on SQLite)", async () => {
-    fake.on("GET /client/v4/user", ok(USER));
-    const t = await providerInstance(provider({ prompt: "login" }), { sqlite: true });
-    try {
-      const result = await signInThrough(t, "cloudflare", fake, { loginHint: "cf@example.com" });
-      expect(result.location.href).toBe("http://localhost:3000/dashboard");
-      expect(result.authorize.get("scope")).toBe("user-details.read");
-      expect(result.authorize.get("code_challenge_method")).toBe("S256");
-      expect(result.authorize.has("login_hint")).toBe(false);
-      expect(result.authorize.has("prompt")).toBe(false);
-      const token = fake.last("/token")!;
-      expect(token.headers.authorization).toBe(BASIC_AUTH);
-      expect(token.form.has("client_secret")).toBe(false);
-      expect(token.form.get("code_verifier")).toMatch(/^[\w-]{43,128}$/);
-      expect(fake.last("/client/v4/user")!.headers.authorization).toBe("Bearer access-token-1");
-      expect(result.session?.user).toMatchObject({
+    await expectRedirectSignIn(fake, {
+      provider: provider({ prompt: "login" }),
+      loginHint: "cf@example.com",
+      authorize: {
+        scope: "user-details.read",
+        code_challenge_method: "S256",
+        login_hint: null,
+        prompt: null,
+      },
+      token: { auth: "basic", pkce: true },
+      profile: { route: "GET /client/v4/user", answer: ok(USER) },
+      accountId: USER.id,
+      user: {
         name: "Flare Cloud",
         email: "cf@example.com",
         emailVerified: false,
         image: null,
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "cloudflare", accountId: USER.id }),
-      ]);
-    } finally {
-      t.cleanup();
-    }
+      },
+    });
   });
 
   it("caller parameters are dropped; a user without names gets an empty name (spec, Social sign-in 6)", async () => {
-    const url = await provider().createAuthorizationURL({ ...REQUEST, additionalParams: { foo: "bar" } });
+    const url = await provider().createAuthorizationURL({
+      ...AUTHORIZATION_REQUEST,
+      additionalParams: { foo: "bar" },
+    });
     expect(url.searchParams.has("foo")).toBe(false);
     fake.on(
       "GET /client/v4/user",
@@ -66,8 +57,10 @@ describe("cloudflare", () => {
   });
 
   it("tokenEndpointAuthMethod: post puts the secret in the form; none sends only the client id", async () => {
-    await provider({ tokenEndpointAuthMethod: "client_secret_post" }).refreshAccessToken!("r");
-    expect(fake.last("/token")!.form.get("client_secret")).toBe(CLIENT.clientSecret);
+    await expectRefresh(provider({ tokenEndpointAuthMethod: "client_secret_post" }), fake, {
+      auth: "post",
+      refreshToken: "r",
+    });
     const publicClient = cloudflare({
       clientId: CLIENT.clientId,
       tokenEndpointAuthMethod: "none",
@@ -86,18 +79,10 @@ describe("cloudflare", () => {
       json: { success: false, errors: [{ code: 9109, message: "Unauthorized" }] },
     });
     const t = await providerInstance(provider());
-    const result = await signInThrough(t, "cloudflare", fake);
-    expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
-    expect(result.session).toBeNull();
+    await expectSignInError(t, "cloudflare", fake);
     fake.on("GET /client/v4/user", { status: 403, json: { success: false } });
     expect(await provider().getUserInfo({ accessToken: "t" })).toBeNull();
   });
 
-  it("refreshes with Basic client auth", async () => {
-    const tokens = await provider().refreshAccessToken!("refresh-token-1");
-    expect(tokens.accessToken).toBe("access-token-1");
-    const token = fake.last("/token")!;
-    expect(token.headers.authorization).toBe(BASIC_AUTH);
-    expect(token.form.get("grant_type")).toBe("refresh_token");
-  });
+  it("refreshes with Basic client auth", () => expectRefresh(provider(), fake, { auth: "basic" }));
 });

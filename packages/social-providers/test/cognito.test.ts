@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cognito, type CognitoOptions } from "../src/providers/cognito.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { AUTH, at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
-import { idTokenSigner, type IdTokenSigner } from "./support/id-token-signer.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import { expectParams, expectSignedIn } from "./support/flow-expectations.ts";
+import { AUTH, AUTHORIZATION_REQUEST, at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
+import { useIdTokenSigners } from "./support/id-token-signer.ts";
 
 const POOL = {
   domain: "https://my-app.auth.eu-west-1.amazoncognito.com/",
@@ -28,51 +29,43 @@ const CLAIMS = {
 };
 
 describe("cognito", () => {
-  let fake: FakeProvider;
-  let signer: IdTokenSigner;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-    signer = await idTokenSigner("RS256");
-    fake.on("GET /jwks.json", { json: signer.jwks });
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
+  const signers = useIdTokenSigners(fake, "GET /jwks.json", "RS256");
 
   const provider = (options: Partial<CognitoOptions> = {}) =>
     cognito({ ...CLIENT, ...POOL, endpoints: at(fake, ENDPOINTS), ...options });
 
   it("redirect flow: PKCE, prompt, identity_provider, %20 scope; profile from the ID token", async () => {
-    fake.tokens = { id_token: await signer.sign(CLAIMS) };
+    fake.tokens = { id_token: await signers.RS256.sign(CLAIMS) };
     const t = await providerInstance(provider({ prompt: "login", identityProvider: "Google" }), {
       sqlite: true,
     });
-    try {
-      const result = await signInThrough(t, "cognito", fake, { loginHint: "ada@example.com" });
-      const raw = fake.last("/authorize")!;
-      expect(raw.query.get("scope")).toBe("openid profile email");
-      const start = (await t.browser
-        .post(`${AUTH}/sign-in/social`, { provider: "cognito" })
-        .then((r) => r.json())) as { url: string };
-      expect(start.url).toContain("scope=openid%20profile%20email");
-      expect(start.url).not.toContain("scope=openid+profile");
-      const q = result.authorize;
-      expect(q.get("code_challenge_method")).toBe("S256");
-      expect(q.get("prompt")).toBe("login");
-      expect(q.get("identity_provider")).toBe("Google");
-      expect(q.has("login_hint")).toBe(false);
-      expect(fake.last("/token")!.form.get("client_secret")).toBe(CLIENT.clientSecret);
-      expect(result.session?.user).toMatchObject({
+    const result = await signInThrough(t, "cognito", fake, { loginHint: "ada@example.com" });
+    const raw = fake.last("/authorize")!;
+    expect(raw.query.get("scope")).toBe("openid profile email");
+    const start = (await t.browser
+      .post(`${AUTH}/sign-in/social`, { provider: "cognito" })
+      .then((r) => r.json())) as { url: string };
+    expect(start.url).toContain("scope=openid%20profile%20email");
+    expect(start.url).not.toContain("scope=openid+profile");
+    const q = result.authorize;
+    expectParams(q, {
+      code_challenge_method: "S256",
+      prompt: "login",
+      identity_provider: "Google",
+      login_hint: null,
+    });
+    expect(fake.last("/token")!.form.get("client_secret")).toBe(CLIENT.clientSecret);
+    expectSignedIn(
+      result,
+      { providerId: "cognito", accountId: CLAIMS.sub },
+      {
         name: "Ada",
         email: "ada@example.com",
         emailVerified: true,
         image: "https://cdn.example/ada.png",
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "cognito", accountId: CLAIMS.sub }),
-      ]);
-    } finally {
-      t.cleanup();
-      fake.tokens = {};
-    }
+      },
+    );
   });
 
   it("without an ID token the profile is userinfo (email_verified as the string 'true')", async () => {
@@ -90,11 +83,7 @@ describe("cognito", () => {
   });
 
   it("builds its endpoints from domain, region and user pool; refuses an incomplete config", async () => {
-    const url = await cognito({ ...CLIENT, ...POOL }).createAuthorizationURL({
-      state: "s",
-      codeVerifier: "v".repeat(43),
-      redirectURI: "http://x/cb",
-    });
+    const url = await cognito({ ...CLIENT, ...POOL }).createAuthorizationURL(AUTHORIZATION_REQUEST);
     expect(url.origin + url.pathname).toBe(
       "https://my-app.auth.eu-west-1.amazoncognito.com/oauth2/authorize",
     );
@@ -109,7 +98,7 @@ describe("cognito", () => {
     const signIn = async (claims: Record<string, unknown>) =>
       t.browser.post(`${AUTH}/sign-in/social`, {
         provider: "cognito",
-        idToken: { token: await signer.sign({ ...CLAIMS, ...claims }) },
+        idToken: { token: await signers.RS256.sign({ ...CLAIMS, ...claims }) },
       });
     const ok = await signIn({ name: "Ada L." });
     expect(ok.status).toBe(200);

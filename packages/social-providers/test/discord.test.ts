@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { discord } from "../src/index.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import { expectParams } from "./support/flow-expectations.ts";
+import { AUTHORIZATION_REQUEST, at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
 
 const ENDPOINTS = { authorization: "/authorize", token: "/token", userInfo: "/users/@me" };
 
 describe("discord", () => {
-  let fake: FakeProvider;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
 
   it("signs in with prompt=none, no PKCE and the avatar URL from the CDN", async () => {
     fake.on("GET /users/@me", {
@@ -26,9 +23,7 @@ describe("discord", () => {
     });
     const t = await providerInstance(discord({ ...CLIENT, endpoints: at(fake, ENDPOINTS) }));
     const result = await signInThrough(t, "discord", fake);
-    expect(result.authorize.get("prompt")).toBe("none");
-    expect(result.authorize.get("scope")).toBe("identify email");
-    expect(result.authorize.has("code_challenge")).toBe(false);
+    expectParams(result.authorize, { prompt: "none", scope: "identify email", code_challenge: null });
     expect(fake.last("/users/@me")!.headers.authorization).toBe("Bearer access-token-1");
     expect(result.session?.user).toMatchObject({
       name: "Nelly",
@@ -54,10 +49,9 @@ describe("discord", () => {
 
   it("sends bot permissions only with the bot scope", async () => {
     const provider = discord({ ...CLIENT, permissions: 8, endpoints: at(fake, ENDPOINTS) });
-    const base = { state: "s", codeVerifier: "v".repeat(43), redirectURI: "http://localhost:3000/cb" };
-    const plain = await provider.createAuthorizationURL(base);
+    const plain = await provider.createAuthorizationURL(AUTHORIZATION_REQUEST);
     expect(plain.searchParams.has("permissions")).toBe(false);
-    const bot = await provider.createAuthorizationURL({ ...base, scopes: ["bot"] });
+    const bot = await provider.createAuthorizationURL({ ...AUTHORIZATION_REQUEST, scopes: ["bot"] });
     expect(bot.searchParams.get("permissions")).toBe("8");
     expect(bot.searchParams.get("scope")).toBe("identify email bot");
   });

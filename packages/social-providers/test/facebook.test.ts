@@ -1,8 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { facebook, type FacebookOptions } from "../src/providers/facebook.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { AUTH, at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
-import { idTokenSigner, type IdTokenSigner } from "./support/id-token-signer.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import { expectParams, expectSignedIn, expectSignInError } from "./support/flow-expectations.ts";
+import {
+  AUTH,
+  AUTHORIZATION_REQUEST,
+  at,
+  CLIENT,
+  providerInstance,
+  signInThrough,
+  type ProviderInstance,
+} from "./support/flow.ts";
+import { useIdTokenSigners } from "./support/id-token-signer.ts";
 
 const ENDPOINTS = {
   authorization: "/authorize",
@@ -27,16 +36,8 @@ const LIMITED = {
 };
 
 describe("facebook", () => {
-  let fake: FakeProvider;
-  let rsa: IdTokenSigner;
-  let ec: IdTokenSigner;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-    rsa = await idTokenSigner("RS256");
-    ec = await idTokenSigner("ES256");
-    fake.on("GET /jwks", { json: { keys: [...rsa.jwks.keys, ...ec.jwks.keys] } });
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
+  const signers = useIdTokenSigners(fake, "GET /jwks", "RS256", "ES256");
   beforeEach(() => {
     fake.on("GET /debug_token", {
       json: { data: { is_valid: true, app_id: CLIENT.clientId, user_id: GRAPH_USER.id } },
@@ -46,40 +47,39 @@ describe("facebook", () => {
 
   const provider = (options: Partial<FacebookOptions> = {}) =>
     facebook({ ...CLIENT, endpoints: at(fake, ENDPOINTS), ...options });
-  const idTokenSignIn = (t: Awaited<ReturnType<typeof providerInstance>>, idToken: Record<string, unknown>) =>
+  const idTokenSignIn = (t: ProviderInstance, idToken: Record<string, unknown>) =>
     t.browser.post(`${AUTH}/sign-in/social`, { provider: "facebook", idToken });
 
   it("redirect flow: login_hint and config_id, no PKCE or prompt, Graph profile after debug_token", async () => {
     const t = await providerInstance(provider({ configId: "cfg-1", prompt: "login", fields: ["birthday"] }), {
       sqlite: true,
     });
-    try {
-      const result = await signInThrough(t, "facebook", fake, { loginHint: "ada@example.com" });
-      const q = result.authorize;
-      expect(q.get("scope")).toBe("email public_profile");
-      expect(q.get("login_hint")).toBe("ada@example.com");
-      expect(q.get("config_id")).toBe("cfg-1");
-      expect(q.has("code_challenge")).toBe(false);
-      expect(q.has("prompt")).toBe(false);
-      expect(fake.last("/token")!.form.has("code_verifier")).toBe(false);
-      const debug = fake.last("/debug_token")!.query;
-      expect(debug.get("input_token")).toBe("access-token-1");
-      expect(debug.get("access_token")).toBe(`${CLIENT.clientId}|${CLIENT.clientSecret}`);
-      const me = fake.last("/me")!;
-      expect(me.query.get("fields")).toBe("id,name,email,picture,birthday");
-      expect(me.headers.authorization).toBe("Bearer access-token-1");
-      expect(result.session?.user).toMatchObject({
+    const result = await signInThrough(t, "facebook", fake, { loginHint: "ada@example.com" });
+    const q = result.authorize;
+    expectParams(q, {
+      scope: "email public_profile",
+      login_hint: "ada@example.com",
+      config_id: "cfg-1",
+      code_challenge: null,
+      prompt: null,
+    });
+    expect(fake.last("/token")!.form.has("code_verifier")).toBe(false);
+    const debug = fake.last("/debug_token")!.query;
+    expect(debug.get("input_token")).toBe("access-token-1");
+    expect(debug.get("access_token")).toBe(`${CLIENT.clientId}|${CLIENT.clientSecret}`);
+    const me = fake.last("/me")!;
+    expect(me.query.get("fields")).toBe("id,name,email,picture,birthday");
+    expect(me.headers.authorization).toBe("Bearer access-token-1");
+    expectSignedIn(
+      result,
+      { providerId: "facebook", accountId: GRAPH_USER.id },
+      {
         name: "Ada Lovelace",
         email: "ada@example.com",
         image: "https://graph.example/ada.jpg",
         emailVerified: false,
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "facebook", accountId: GRAPH_USER.id }),
-      ]);
-    } finally {
-      t.cleanup();
-    }
+      },
+    );
   });
 
   it("refuses a token debug_token does not vouch for, or a profile of another user", async () => {
@@ -91,9 +91,7 @@ describe("facebook", () => {
     ];
     for (const json of answers) {
       fake.on("GET /debug_token", { json });
-      const result = await signInThrough(await providerInstance(provider()), "facebook", fake);
-      expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
-      expect(result.session).toBeNull();
+      await expectSignInError(await providerInstance(provider()), "facebook", fake);
     }
   });
 
@@ -105,7 +103,7 @@ describe("facebook", () => {
 
   it("Limited Login: an RS256 JWT is the profile (email never verified); other algorithms and issuers fail", async () => {
     const t = await providerInstance(provider());
-    const res = await idTokenSignIn(t, { token: await rsa.sign(LIMITED) });
+    const res = await idTokenSignIn(t, { token: await signers.RS256.sign(LIMITED) });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { user: Record<string, unknown> }).user).toMatchObject({
       name: "Grace Hopper",
@@ -114,8 +112,8 @@ describe("facebook", () => {
       emailVerified: false,
     });
     for (const token of [
-      await ec.sign(LIMITED),
-      await rsa.sign({ ...LIMITED, iss: "https://facebook.com" }),
+      await signers.ES256.sign(LIMITED),
+      await signers.RS256.sign({ ...LIMITED, iss: "https://facebook.com" }),
     ]) {
       const refused = await idTokenSignIn(t, { token });
       expect(refused.status).toBe(401);
@@ -137,11 +135,7 @@ describe("facebook", () => {
   });
 
   it("uses the reference's Graph v24.0 endpoints by default", async () => {
-    const url = await facebook(CLIENT).createAuthorizationURL({
-      state: "s",
-      codeVerifier: "v".repeat(43),
-      redirectURI: "http://localhost:3000/api/auth/callback/facebook",
-    });
+    const url = await facebook(CLIENT).createAuthorizationURL(AUTHORIZATION_REQUEST);
     expect(url.origin + url.pathname).toBe("https://www.facebook.com/v24.0/dialog/oauth");
   });
 });

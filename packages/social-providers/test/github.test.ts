@@ -1,16 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { github } from "../src/index.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import {
+  expectParams,
+  expectProfileFailure,
+  expectSignedIn,
+  expectTokenRequest,
+} from "./support/flow-expectations.ts";
 import { AUTH, at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
 
 const ENDPOINTS = { authorization: "/authorize", token: "/token", userInfo: "/user", emails: "/user/emails" };
 
 describe("github", () => {
-  let fake: FakeProvider;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
 
   const provider = () => github({ ...CLIENT, endpoints: at(fake, ENDPOINTS) });
 
@@ -25,25 +27,23 @@ describe("github", () => {
       ],
     });
     const t = await providerInstance(provider(), { sqlite: true });
-    try {
-      const result = await signInThrough(t, "github", fake, { loginHint: "octo@example.com" });
-      expect(result.location.href).toBe("http://localhost:3000/dashboard");
-      expect(result.authorize.get("code_challenge_method")).toBe("S256");
-      expect(result.authorize.get("login_hint")).toBe("octo@example.com");
-      expect(result.authorize.get("scope")).toBe("read:user user:email");
-      const token = fake.last("/token")!;
-      expect(token.form.get("code_verifier")).toMatch(/^[\w-]{43,128}$/);
-      expect(token.form.get("client_secret")).toBe(CLIENT.clientSecret);
-      expect(fake.last("/user")!.headers["user-agent"]).toBe("latchkey");
-      expect(result.session?.user).toMatchObject({
+    const result = await signInThrough(t, "github", fake, { loginHint: "octo@example.com" });
+    expectParams(result.authorize, {
+      code_challenge_method: "S256",
+      login_hint: "octo@example.com",
+      scope: "read:user user:email",
+    });
+    expectTokenRequest(fake.last("/token"), { auth: "post", pkce: true });
+    expect(fake.last("/user")!.headers["user-agent"]).toBe("latchkey");
+    expectSignedIn(
+      result,
+      { providerId: "github", accountId: "1234" },
+      {
         email: "octo@example.com",
         name: "octo",
         emailVerified: true,
-      });
-      expect(result.accounts).toEqual([expect.objectContaining({ providerId: "github", accountId: "1234" })]);
-    } finally {
-      t.cleanup();
-    }
+      },
+    );
   });
 
   it("keeps the public profile email, verified only when GitHub lists it verified", async () => {
@@ -60,24 +60,18 @@ describe("github", () => {
     });
   });
 
-  it("ends with unable_to_get_user_info when the profile call fails", async () => {
-    fake.on("GET /user", { status: 401, json: { message: "Bad credentials" } });
-    const t = await providerInstance(provider());
-    const result = await signInThrough(t, "github", fake);
-    expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
-    expect(result.session).toBeNull();
-  });
+  it("ends with unable_to_get_user_info when the profile call fails", () =>
+    expectProfileFailure(provider(), fake, "GET /user", {
+      status: 401,
+      json: { message: "Bad credentials" },
+    }));
 
   it("a 200 token answer carrying an error (GitHub's way) fails the exchange", async () => {
     fake.tokens = { access_token: undefined, error: "bad_verification_code" };
-    try {
-      const t = await providerInstance(provider());
-      const result = await signInThrough(t, "github", fake);
-      expect(result.location.searchParams.get("error")).toBeTruthy();
-      expect(result.session).toBeNull();
-    } finally {
-      fake.tokens = {};
-    }
+    const t = await providerInstance(provider());
+    const result = await signInThrough(t, "github", fake);
+    expect(result.location.searchParams.get("error")).toBeTruthy();
+    expect(result.session).toBeNull();
   });
 
   it("a reference-style config builds the provider through the registered factory", async () => {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { kakao } from "../src/providers/kakao.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import { expectParams, expectSignedIn, expectSignInError } from "./support/flow-expectations.ts";
+import { AUTHORIZATION_REQUEST, at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
 
 const ENDPOINTS = { authorization: "/authorize", token: "/token", userInfo: "/v2/user/me" };
 const ME = {
@@ -21,37 +22,32 @@ const ME = {
 };
 
 describe("kakao", () => {
-  let fake: FakeProvider;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
 
   const provider = () => kakao({ ...CLIENT, prompt: "login", endpoints: at(fake, ENDPOINTS) });
 
   it("signs in from /v2/user/me: numeric id, nickname, profile image; no PKCE, login_hint or prompt", async () => {
     fake.on("GET /v2/user/me", { json: ME });
     const t = await providerInstance(provider(), { sqlite: true });
-    try {
-      const result = await signInThrough(t, "kakao", fake, { loginHint: "ada@example.com" });
-      const q = result.authorize;
-      expect(q.get("scope")).toBe("account_email profile_image profile_nickname");
-      expect(q.has("code_challenge")).toBe(false);
-      expect(q.has("login_hint")).toBe(false);
-      expect(q.has("prompt")).toBe(false);
-      expect(fake.last("/v2/user/me")!.headers.authorization).toBe("Bearer access-token-1");
-      expect(result.session?.user).toMatchObject({
+    const result = await signInThrough(t, "kakao", fake, { loginHint: "ada@example.com" });
+    const q = result.authorize;
+    expectParams(q, {
+      scope: "account_email profile_image profile_nickname",
+      code_challenge: null,
+      login_hint: null,
+      prompt: null,
+    });
+    expect(fake.last("/v2/user/me")!.headers.authorization).toBe("Bearer access-token-1");
+    expectSignedIn(
+      result,
+      { providerId: "kakao", accountId: "3141592653" },
+      {
         name: "에이다",
         email: "ada@example.com",
         emailVerified: true,
         image: "https://k.kakaocdn.example/full.jpg",
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "kakao", accountId: "3141592653" }),
-      ]);
-    } finally {
-      t.cleanup();
-    }
+      },
+    );
   });
 
   it("falls back to the account name and thumbnail; verified needs both valid and verified", async () => {
@@ -81,13 +77,8 @@ describe("kakao", () => {
 
   it("a response without a numeric id ends with unable_to_get_user_info; default endpoints are Kakao's", async () => {
     fake.on("GET /v2/user/me", { json: { msg: "this access token does not exist", code: -401 } });
-    const result = await signInThrough(await providerInstance(provider()), "kakao", fake);
-    expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
-    const url = await kakao(CLIENT).createAuthorizationURL({
-      state: "s",
-      codeVerifier: "v".repeat(43),
-      redirectURI: "http://x/cb",
-    });
+    await expectSignInError(await providerInstance(provider()), "kakao", fake);
+    const url = await kakao(CLIENT).createAuthorizationURL(AUTHORIZATION_REQUEST);
     expect(url.origin + url.pathname).toBe("https://kauth.kakao.com/oauth/authorize");
   });
 });

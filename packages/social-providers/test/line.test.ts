@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { line } from "../src/providers/line.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { AUTH, at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import { expectParams, expectSignedIn, expectSignInError } from "./support/flow-expectations.ts";
+import { AUTH, AUTHORIZATION_REQUEST, at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
 import { unsignedJwt } from "./support/id-token-signer.ts";
 
 const ENDPOINTS = { authorization: "/authorize", token: "/token", userInfo: "/userinfo", verify: "/verify" };
@@ -15,38 +16,32 @@ const CLAIMS = {
 };
 
 describe("line", () => {
-  let fake: FakeProvider;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
 
   const provider = () => line({ ...CLIENT, prompt: "consent", endpoints: at(fake, ENDPOINTS) });
 
   it("signs in from the ID token with PKCE and login_hint; email never verified", async () => {
     fake.tokens = { id_token: unsignedJwt(CLAIMS) };
     const t = await providerInstance(provider(), { sqlite: true });
-    try {
-      const result = await signInThrough(t, "line", fake, { loginHint: "ada@example.com" });
-      const q = result.authorize;
-      expect(q.get("scope")).toBe("openid profile email");
-      expect(q.get("code_challenge_method")).toBe("S256");
-      expect(q.get("login_hint")).toBe("ada@example.com");
-      expect(q.has("prompt")).toBe(false);
-      expect(fake.last("/token")!.form.get("code_verifier")).toMatch(/^[\w-]{43,128}$/);
-      expect(result.session?.user).toMatchObject({
+    const result = await signInThrough(t, "line", fake, { loginHint: "ada@example.com" });
+    const q = result.authorize;
+    expectParams(q, {
+      scope: "openid profile email",
+      code_challenge_method: "S256",
+      login_hint: "ada@example.com",
+      prompt: null,
+    });
+    expect(fake.last("/token")!.form.get("code_verifier")).toMatch(/^[\w-]{43,128}$/);
+    expectSignedIn(
+      result,
+      { providerId: "line", accountId: CLAIMS.sub },
+      {
         name: "Ada",
         email: "ada@example.com",
         emailVerified: false,
         image: "https://profile.line-scdn.example/ada",
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "line", accountId: CLAIMS.sub }),
-      ]);
-    } finally {
-      t.cleanup();
-      fake.tokens = {};
-    }
+      },
+    );
   });
 
   it("without an ID token the profile is userinfo (no email: email_not_found)", async () => {
@@ -54,8 +49,7 @@ describe("line", () => {
     const info = await provider().getUserInfo({ accessToken: "t" });
     expect(info?.user).toMatchObject({ name: "Bob", emailVerified: false });
     expect(fake.last("/userinfo")!.headers.authorization).toBe("Bearer t");
-    const result = await signInThrough(await providerInstance(provider()), "line", fake);
-    expect(result.location.searchParams.get("error")).toBe("email_not_found");
+    await expectSignInError(await providerInstance(provider()), "line", fake, "email_not_found");
   });
 
   it("ID-token sign-in asks LINE's verify endpoint; aud and nonce must match", async () => {
@@ -89,11 +83,7 @@ describe("line", () => {
   });
 
   it("uses LINE's endpoints by default", async () => {
-    const url = await line(CLIENT).createAuthorizationURL({
-      state: "s",
-      codeVerifier: "v".repeat(43),
-      redirectURI: "http://x/cb",
-    });
+    const url = await line(CLIENT).createAuthorizationURL(AUTHORIZATION_REQUEST);
     expect(url.origin + url.pathname).toBe("https://access.line.me/oauth2/v2.1/authorize");
   });
 });

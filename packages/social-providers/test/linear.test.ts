@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { linear } from "../src/providers/linear.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import { expectRedirectSignIn, expectRefresh, expectSignInError } from "./support/flow-expectations.ts";
+import { at, CLIENT, providerInstance } from "./support/flow.ts";
 
 const ENDPOINTS = { authorization: "/authorize", token: "/token", userInfo: "/graphql" };
 const VIEWER = {
@@ -15,44 +16,34 @@ const VIEWER = {
 };
 
 describe("linear", () => {
-  let fake: FakeProvider;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
 
   const provider = (extra: Partial<Parameters<typeof linear>[0]> = {}) =>
     linear({ ...CLIENT, endpoints: at(fake, ENDPOINTS), ...extra });
 
   it("signs in with login_hint and the GraphQL viewer (on SQLite)", async () => {
-    fake.on("POST /graphql", { json: { data: { viewer: VIEWER } } });
-    const t = await providerInstance(provider({ prompt: "consent" }), { sqlite: true });
-    try {
-      const result = await signInThrough(t, "linear", fake, { loginHint: "lin@example.com" });
-      expect(result.location.href).toBe("http://localhost:3000/dashboard");
-      expect(result.authorize.get("scope")).toBe("read");
-      expect(result.authorize.get("login_hint")).toBe("lin@example.com");
-      expect(result.authorize.has("code_challenge")).toBe(false);
-      expect(result.authorize.has("prompt")).toBe(false);
-      const token = fake.last("/token")!;
-      expect(token.form.get("client_secret")).toBe(CLIENT.clientSecret);
-      expect(token.form.has("code_verifier")).toBe(false);
-      const graphql = fake.last("/graphql")!;
-      expect(graphql.headers.authorization).toBe("Bearer access-token-1");
-      expect(graphql.headers["content-type"]).toBe("application/json");
-      expect((graphql.json as { query: string }).query).toMatch(/viewer\s*{\s*id name email avatarUrl/);
-      expect(result.session?.user).toMatchObject({
+    await expectRedirectSignIn(fake, {
+      provider: provider({ prompt: "consent" }),
+      loginHint: "lin@example.com",
+      authorize: {
+        scope: "read",
+        login_hint: "lin@example.com",
+        code_challenge: null,
+        prompt: null,
+      },
+      token: { auth: "post", pkce: false },
+      profile: { route: "POST /graphql", answer: { json: { data: { viewer: VIEWER } } } },
+      accountId: VIEWER.id,
+      user: {
         name: "Lin Ear",
         email: "lin@example.com",
         emailVerified: false,
         image: "https://linear/a.png",
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "linear", accountId: VIEWER.id }),
-      ]);
-    } finally {
-      t.cleanup();
-    }
+      },
+    });
+    const graphql = fake.last("/graphql")!;
+    expect(graphql.headers["content-type"]).toBe("application/json");
+    expect((graphql.json as { query: string }).query).toMatch(/viewer\s*{\s*id name email avatarUrl/);
   });
 
   it("a GraphQL error answer or a failed call ends with unable_to_get_user_info", async () => {
@@ -62,17 +53,9 @@ describe("linear", () => {
       { status: 400, json: { errors: [] } },
     ]) {
       fake.on("POST /graphql", answer);
-      const result = await signInThrough(t, "linear", fake);
-      expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
-      expect(result.session).toBeNull();
+      await expectSignInError(t, "linear", fake);
     }
   });
 
-  it("refreshes with the secret in the form", async () => {
-    const tokens = await provider().refreshAccessToken!("refresh-token-1");
-    expect(tokens.accessToken).toBe("access-token-1");
-    const token = fake.last("/token")!;
-    expect(token.form.get("grant_type")).toBe("refresh_token");
-    expect(token.form.get("client_secret")).toBe(CLIENT.clientSecret);
-  });
+  it("refreshes with the secret in the form", () => expectRefresh(provider(), fake, { auth: "post" }));
 });

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { linkedin } from "../src/providers/linkedin.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { AUTH, at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import { expectParams, expectSignedIn, expectSignInError } from "./support/flow-expectations.ts";
+import { AUTH, AUTHORIZATION_REQUEST, at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
 
 const ENDPOINTS = { authorization: "/authorize", token: "/token", userInfo: "/v2/userinfo" };
 
 describe("linkedin", () => {
-  let fake: FakeProvider;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
 
   const provider = () => linkedin({ ...CLIENT, prompt: "login", endpoints: at(fake, ENDPOINTS) });
 
@@ -28,27 +25,26 @@ describe("linkedin", () => {
       },
     });
     const t = await providerInstance(provider(), { sqlite: true });
-    try {
-      const result = await signInThrough(t, "linkedin", fake, { loginHint: "ada@example.com" });
-      const q = result.authorize;
-      expect(q.get("scope")).toBe("profile email openid");
-      expect(q.get("login_hint")).toBe("ada@example.com");
-      expect(q.has("code_challenge")).toBe(false);
-      expect(q.has("prompt")).toBe(false);
-      expect(fake.last("/token")!.form.get("client_secret")).toBe(CLIENT.clientSecret);
-      expect(fake.last("/v2/userinfo")!.headers.authorization).toBe("Bearer access-token-1");
-      expect(result.session?.user).toMatchObject({
+    const result = await signInThrough(t, "linkedin", fake, { loginHint: "ada@example.com" });
+    const q = result.authorize;
+    expectParams(q, {
+      scope: "profile email openid",
+      login_hint: "ada@example.com",
+      code_challenge: null,
+      prompt: null,
+    });
+    expect(fake.last("/token")!.form.get("client_secret")).toBe(CLIENT.clientSecret);
+    expect(fake.last("/v2/userinfo")!.headers.authorization).toBe("Bearer access-token-1");
+    expectSignedIn(
+      result,
+      { providerId: "linkedin", accountId: "782bbtaQ" },
+      {
         name: "Ada Lovelace",
         email: "ada@example.com",
         emailVerified: true,
         image: "https://media.licdn.example/ada.jpg",
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "linkedin", accountId: "782bbtaQ" }),
-      ]);
-    } finally {
-      t.cleanup();
-    }
+      },
+    );
   });
 
   it("email_verified missing counts as false; a failed userinfo ends with unable_to_get_user_info", async () => {
@@ -56,8 +52,7 @@ describe("linkedin", () => {
     const info = await provider().getUserInfo({ accessToken: "t" });
     expect(info?.user).toMatchObject({ emailVerified: false, name: "" });
     fake.on("GET /v2/userinfo", { status: 401, json: { message: "expired" } });
-    const result = await signInThrough(await providerInstance(provider()), "linkedin", fake);
-    expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
+    await expectSignInError(await providerInstance(provider()), "linkedin", fake);
   });
 
   it("has no ID-token sign-in and uses LinkedIn's endpoints by default", async () => {
@@ -67,11 +62,7 @@ describe("linkedin", () => {
       idToken: { token: "a.b.c" },
     });
     expect(res.status).toBe(404);
-    const url = await linkedin(CLIENT).createAuthorizationURL({
-      state: "s",
-      codeVerifier: "v".repeat(43),
-      redirectURI: "http://x/cb",
-    });
+    const url = await linkedin(CLIENT).createAuthorizationURL(AUTHORIZATION_REQUEST);
     expect(url.origin + url.pathname).toBe("https://www.linkedin.com/oauth/v2/authorization");
   });
 });

@@ -1,12 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   MICROSOFT_CONSUMER_TENANT_ID,
   microsoft,
   type MicrosoftOptions,
 } from "../src/providers/microsoft.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { AUTH, at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
-import { idTokenSigner, type IdTokenSigner } from "./support/id-token-signer.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import {
+  expectParams,
+  expectRefresh,
+  expectSignedIn,
+  expectSignInError,
+} from "./support/flow-expectations.ts";
+import { AUTH, AUTHORIZATION_REQUEST, at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
+import { useIdTokenSigners } from "./support/id-token-signer.ts";
 
 const LOGIN = "https://login.microsoftonline.com";
 const TENANT = "72f988bf-86f1-41af-91ab-2d7cd011db47";
@@ -25,16 +31,9 @@ const CLAIMS = {
 };
 
 describe("microsoft", () => {
-  let fake: FakeProvider;
-  let signer: IdTokenSigner;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-    signer = await idTokenSigner("RS256");
-    fake.on("GET /keys", { json: signer.jwks });
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
+  const signers = useIdTokenSigners(fake, "GET /keys", "RS256");
   beforeEach(() => {
-    fake.tokens = {};
     fake.on("GET /v1.0/me/photos/48x48/$value", {
       text: new TextDecoder().decode(PHOTO),
       headers: { "content-type": "image/jpeg" },
@@ -44,33 +43,32 @@ describe("microsoft", () => {
   const provider = (options: Partial<MicrosoftOptions> = {}) =>
     microsoft({ ...CLIENT, endpoints: at(fake, ENDPOINTS), ...options });
   const withIdToken = async (claims: Record<string, unknown>) => {
-    fake.tokens = { id_token: await signer.sign({ ...CLAIMS, ...claims }) };
+    fake.tokens = { id_token: await signers.RS256.sign({ ...CLAIMS, ...claims }) };
   };
 
-  it("redirect flow: PKCE, login_hint, prompt; keyed by oid; Graph photo as a data URL", async () => {
+  it("redirect flow: PKCE, login_hint, prompt; keyed by oid; Graph photo as a AUTHORIZATION_REQUEST URL", async () => {
     await withIdToken({ email_verified: true });
     const t = await providerInstance(provider({ prompt: "select_account" }), { sqlite: true });
-    try {
-      const result = await signInThrough(t, "microsoft", fake, { loginHint: "ada@contoso.example" });
-      const q = result.authorize;
-      expect(q.get("scope")).toBe("openid profile email User.Read offline_access");
-      expect(q.get("code_challenge_method")).toBe("S256");
-      expect(q.get("login_hint")).toBe("ada@contoso.example");
-      expect(q.get("prompt")).toBe("select_account");
-      expect(q.has("nonce")).toBe(false);
-      expect(fake.last("/v1.0/me/photos/48x48/$value")!.headers.authorization).toBe("Bearer access-token-1");
-      expect(result.session?.user).toMatchObject({
+    const result = await signInThrough(t, "microsoft", fake, { loginHint: "ada@contoso.example" });
+    const q = result.authorize;
+    expectParams(q, {
+      scope: "openid profile email User.Read offline_access",
+      code_challenge_method: "S256",
+      login_hint: "ada@contoso.example",
+      prompt: "select_account",
+      nonce: null,
+    });
+    expect(fake.last("/v1.0/me/photos/48x48/$value")!.headers.authorization).toBe("Bearer access-token-1");
+    expectSignedIn(
+      result,
+      { providerId: "microsoft", accountId: CLAIMS.oid },
+      {
         name: "Ada Lovelace",
         email: "ada@contoso.example",
         emailVerified: true,
         image: `data:image/jpeg;base64, ${Buffer.from(PHOTO).toString("base64")}`,
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "microsoft", accountId: CLAIMS.oid }),
-      ]);
-    } finally {
-      t.cleanup();
-    }
+      },
+    );
   });
 
   it("accountIdClaim 'sub' keeps the 1.0 ids", async () => {
@@ -86,21 +84,19 @@ describe("microsoft", () => {
   it("a token without a usable oid: unable_to_get_user_info on callback, 401 on ID-token sign-in", async () => {
     for (const oid of [undefined, "", "  "]) {
       await withIdToken({ oid });
-      const result = await signInThrough(await providerInstance(provider()), "microsoft", fake);
-      expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
-      expect(result.session).toBeNull();
+      await expectSignInError(await providerInstance(provider()), "microsoft", fake);
     }
     const t = await providerInstance(provider({ tenantId: TENANT }));
     const res = await t.browser.post(`${AUTH}/sign-in/social`, {
       provider: "microsoft",
-      idToken: { token: await signer.sign({ ...CLAIMS, oid: undefined }) },
+      idToken: { token: await signers.RS256.sign({ ...CLAIMS, oid: undefined }) },
     });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: "FAILED_TO_GET_USER_INFO" });
   });
 
   it("photo: size option, none when disabled or when Graph has none; verified emails lists", async () => {
-    const token = await signer.sign({ ...CLAIMS, verified_secondary_email: ["ada@contoso.example"] });
+    const token = await signers.RS256.sign({ ...CLAIMS, verified_secondary_email: ["ada@contoso.example"] });
     fake.on("GET /v1.0/me/photos/96x96/$value", { status: 404, json: { error: { code: "ImageNotFound" } } });
     const missing = await provider({ profilePhotoSize: 96 }).getUserInfo({
       idToken: token,
@@ -116,7 +112,7 @@ describe("microsoft", () => {
     });
     expect(fake.requests.length).toBe(before);
     expect(disabled?.user.image).toBeUndefined();
-    const unverified = await provider().getUserInfo({ idToken: await signer.sign(CLAIMS) });
+    const unverified = await provider().getUserInfo({ idToken: await signers.RS256.sign(CLAIMS) });
     expect(unverified?.user.emailVerified).toBe(false);
   });
 
@@ -126,7 +122,7 @@ describe("microsoft", () => {
       (
         await t.browser.post(`${AUTH}/sign-in/social`, {
           provider: "microsoft",
-          idToken: { token: await signer.sign({ ...CLAIMS, ...claims }) },
+          idToken: { token: await signers.RS256.sign({ ...CLAIMS, ...claims }) },
         })
       ).status;
     expect(await signIn({})).toBe(200);
@@ -156,28 +152,24 @@ describe("microsoft", () => {
       const t = await providerInstance(provider({ tenantId }));
       const res = await t.browser.post(`${AUTH}/sign-in/social`, {
         provider: "microsoft",
-        idToken: { token: await signer.sign({ ...CLAIMS, ...claims }) },
+        idToken: { token: await signers.RS256.sign({ ...CLAIMS, ...claims }) },
       });
       expect([tenantId, res.status]).toEqual([tenantId, status]);
     }
   });
 
   it("endpoints from tenant and authority; refresh repeats the scopes", async () => {
-    const data = { state: "s", codeVerifier: "v".repeat(43), redirectURI: "http://x/cb" };
-    const common = await microsoft(CLIENT).createAuthorizationURL(data);
+    const common = await microsoft(CLIENT).createAuthorizationURL(AUTHORIZATION_REQUEST);
     expect(common.origin + common.pathname).toBe(`${LOGIN}/common/oauth2/v2.0/authorize`);
     const ciam = await microsoft({
       ...CLIENT,
       tenantId: TENANT,
       authority: "https://contoso.ciamlogin.com/",
-    }).createAuthorizationURL(data);
+    }).createAuthorizationURL(AUTHORIZATION_REQUEST);
     expect(ciam.origin + ciam.pathname).toBe(`https://contoso.ciamlogin.com/${TENANT}/oauth2/v2.0/authorize`);
 
-    await provider({ scope: ["Mail.Read"] }).refreshAccessToken!("refresh-token-1");
-    const refresh = fake.last("/token")!.form;
-    expect(refresh.get("grant_type")).toBe("refresh_token");
-    expect(refresh.get("scope")).toBe("openid profile email User.Read offline_access Mail.Read");
-    expect(refresh.get("client_secret")).toBe(CLIENT.clientSecret);
+    const { request } = await expectRefresh(provider({ scope: ["Mail.Read"] }), fake, { auth: "post" });
+    expect(request.form.get("scope")).toBe("openid profile email User.Read offline_access Mail.Read");
   });
 
   it("clientAssertion authenticates with private_key_jwt, never together with a secret", async () => {

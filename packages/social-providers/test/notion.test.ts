@@ -1,8 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { notion } from "../src/providers/notion.ts";
-import { BASIC_AUTH } from "./support/basic-auth.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import {
+  expectProfileFailure,
+  expectRedirectSignIn,
+  expectRefresh,
+  expectSignInError,
+} from "./support/flow-expectations.ts";
+import { AUTHORIZATION_REQUEST, at, CLIENT, providerInstance } from "./support/flow.ts";
 
 const ENDPOINTS = { authorization: "/authorize", token: "/token", userInfo: "/v1/users/me" };
 const OWNER = {
@@ -16,51 +21,39 @@ const OWNER = {
 const BOT = { object: "user", id: "bot-1", type: "bot", bot: { owner: { type: "user", user: OWNER } } };
 
 describe("notion", () => {
-  let fake: FakeProvider;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
 
   const provider = (extra: Partial<Parameters<typeof notion>[0]> = {}) =>
     notion({ ...CLIENT, endpoints: at(fake, ENDPOINTS), ...extra });
 
   it("signs in with owner=user, login_hint and Basic client auth (on SQLite)", async () => {
-    fake.on("GET /v1/users/me", { json: BOT });
-    const t = await providerInstance(provider({ prompt: "consent" }), { sqlite: true });
-    try {
-      const result = await signInThrough(t, "notion", fake, { loginHint: "avo@example.org" });
-      expect(result.location.href).toBe("http://localhost:3000/dashboard");
-      expect(result.authorize.get("owner")).toBe("user");
-      expect(result.authorize.get("login_hint")).toBe("avo@example.org");
-      expect(result.authorize.has("scope")).toBe(false);
-      expect(result.authorize.has("code_challenge")).toBe(false);
-      expect(result.authorize.has("prompt")).toBe(false);
-      const token = fake.last("/token")!;
-      expect(token.headers.authorization).toBe(BASIC_AUTH);
-      expect(token.form.has("client_secret")).toBe(false);
-      const me = fake.last("/v1/users/me")!;
-      expect(me.headers.authorization).toBe("Bearer access-token-1");
-      expect(me.headers["notion-version"]).toBe("2022-06-28");
-      expect(result.session?.user).toMatchObject({
+    await expectRedirectSignIn(fake, {
+      provider: provider({ prompt: "consent" }),
+      loginHint: "avo@example.org",
+      authorize: {
+        owner: "user",
+        login_hint: "avo@example.org",
+        scope: null,
+        code_challenge: null,
+        prompt: null,
+      },
+      token: { auth: "basic" },
+      profile: { route: "GET /v1/users/me", answer: { json: BOT } },
+      accountId: OWNER.id,
+      user: {
         name: "Avo Cado",
         email: "avo@example.org",
         emailVerified: false,
         image: "https://notion/a.png",
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "notion", accountId: OWNER.id }),
-      ]);
-    } finally {
-      t.cleanup();
-    }
+      },
+    });
+    const me = fake.last("/v1/users/me")!;
+    expect(me.headers["notion-version"]).toBe("2022-06-28");
   });
 
   it("owner=user cannot be overridden by a caller", async () => {
     const url = await provider().createAuthorizationURL({
-      state: "s",
-      codeVerifier: "v".repeat(43),
-      redirectURI: "http://localhost:3000/cb",
+      ...AUTHORIZATION_REQUEST,
       scopes: ["read"],
       additionalParams: { owner: "workspace" },
     });
@@ -72,11 +65,9 @@ describe("notion", () => {
     fake.on("GET /v1/users/me", { json: BOT });
     const info = await provider().getUserInfo({ accessToken: "t" });
     expect(info?.data).toEqual(OWNER);
-    fake.on("GET /v1/users/me", { json: { ...BOT, bot: { owner: { type: "workspace", workspace: true } } } });
-    const t = await providerInstance(provider());
-    const result = await signInThrough(t, "notion", fake);
-    expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
-    expect(result.session).toBeNull();
+    await expectProfileFailure(provider(), fake, "GET /v1/users/me", {
+      json: { ...BOT, bot: { owner: { type: "workspace", workspace: true } } },
+    });
   });
 
   it("an owner without an email ends with email_not_found; a failed call with unable_to_get_user_info", async () => {
@@ -84,21 +75,10 @@ describe("notion", () => {
       json: { ...BOT, bot: { owner: { type: "user", user: { ...OWNER, person: {} } } } },
     });
     const t = await providerInstance(provider());
-    expect((await signInThrough(t, "notion", fake)).location.searchParams.get("error")).toBe(
-      "email_not_found",
-    );
+    await expectSignInError(t, "notion", fake, "email_not_found");
     fake.on("GET /v1/users/me", { status: 401, json: { code: "unauthorized" } });
-    expect((await signInThrough(t, "notion", fake)).location.searchParams.get("error")).toBe(
-      "unable_to_get_user_info",
-    );
+    await expectSignInError(t, "notion", fake);
   });
 
-  it("refreshes with Basic client auth", async () => {
-    const tokens = await provider().refreshAccessToken!("refresh-token-1");
-    expect(tokens.accessToken).toBe("access-token-1");
-    const token = fake.last("/token")!;
-    expect(token.headers.authorization).toBe(BASIC_AUTH);
-    expect(token.form.get("grant_type")).toBe("refresh_token");
-    expect(token.form.has("client_secret")).toBe(false);
-  });
+  it("refreshes with Basic client auth", () => expectRefresh(provider(), fake, { auth: "basic" }));
 });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { salesforce } from "../src/providers/salesforce.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import { expectProfileFailure, expectRedirectSignIn, expectRefresh } from "./support/flow-expectations.ts";
+import { AUTHORIZATION_REQUEST, at, CLIENT } from "./support/flow.ts";
 
 const ENDPOINTS = { authorization: "/authorize", token: "/token", userInfo: "/services/oauth2/userinfo" };
 const PROFILE = {
@@ -13,49 +14,40 @@ const PROFILE = {
   name: "Sales Force",
   photos: { picture: "https://sf/p", thumbnail: "https://sf/t" },
 };
-const REQUEST = { state: "s", codeVerifier: "v".repeat(43), redirectURI: "http://localhost:3000/cb" };
 
 describe("salesforce", () => {
-  let fake: FakeProvider;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
 
   const provider = (extra: Partial<Parameters<typeof salesforce>[0]> = {}) =>
     salesforce({ ...CLIENT, endpoints: at(fake, ENDPOINTS), ...extra });
 
   it("signs in with PKCE and post client auth (on SQLite)", async () => {
-    fake.on("GET /services/oauth2/userinfo", { json: PROFILE });
-    const t = await providerInstance(provider({ prompt: "login" }), { sqlite: true });
-    try {
-      const result = await signInThrough(t, "salesforce", fake, { loginHint: "sf@example.com" });
-      expect(result.location.href).toBe("http://localhost:3000/dashboard");
-      expect(result.authorize.get("scope")).toBe("openid email profile");
-      expect(result.authorize.get("code_challenge_method")).toBe("S256");
-      expect(result.authorize.has("login_hint")).toBe(false);
-      expect(result.authorize.has("prompt")).toBe(false);
-      const token = fake.last("/token")!;
-      expect(token.form.get("client_secret")).toBe(CLIENT.clientSecret);
-      expect(token.form.get("code_verifier")).toMatch(/^[\w-]{43,128}$/);
-      expect(fake.last("/services/oauth2/userinfo")!.headers.authorization).toBe("Bearer access-token-1");
-      expect(result.session?.user).toMatchObject({
+    await expectRedirectSignIn(fake, {
+      provider: provider({ prompt: "login" }),
+      loginHint: "sf@example.com",
+      authorize: {
+        scope: "openid email profile",
+        code_challenge_method: "S256",
+        login_hint: null,
+        prompt: null,
+      },
+      token: { auth: "post", pkce: true },
+      profile: { route: "GET /services/oauth2/userinfo", answer: { json: PROFILE } },
+      accountId: "005xx000001Sv6AAAS",
+      user: {
         name: "Sales Force",
         email: "sf@example.com",
         emailVerified: true,
         image: "https://sf/p",
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "salesforce", accountId: "005xx000001Sv6AAAS" }),
-      ]);
-    } finally {
-      t.cleanup();
-    }
+      },
+    });
   });
 
   it("picks the host from loginUrl, else the environment", async () => {
     const host = async (options: Partial<Parameters<typeof salesforce>[0]>) =>
-      (await salesforce({ ...CLIENT, ...options }).createAuthorizationURL(REQUEST)).href.split("?")[0];
+      (await salesforce({ ...CLIENT, ...options }).createAuthorizationURL(AUTHORIZATION_REQUEST)).href.split(
+        "?",
+      )[0];
     expect(await host({})).toBe("https://login.salesforce.com/services/oauth2/authorize");
     expect(await host({ environment: "sandbox" })).toBe(
       "https://test.salesforce.com/services/oauth2/authorize",
@@ -72,20 +64,14 @@ describe("salesforce", () => {
     expect(info?.user).toMatchObject({ image: "https://sf/t", emailVerified: false });
   });
 
-  it("ends with unable_to_get_user_info when the profile call fails", async () => {
-    fake.on("GET /services/oauth2/userinfo", { status: 403, json: [{ errorCode: "INSUFFICIENT_ACCESS" }] });
-    const t = await providerInstance(provider());
-    const result = await signInThrough(t, "salesforce", fake);
-    expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
-    expect(result.session).toBeNull();
-  });
+  it("ends with unable_to_get_user_info when the profile call fails", () =>
+    expectProfileFailure(provider(), fake, "GET /services/oauth2/userinfo", {
+      status: 403,
+      json: [{ errorCode: "INSUFFICIENT_ACCESS" }],
+    }));
 
   it("refreshes with the secret in the form; refuses a config without a secret", async () => {
-    const tokens = await provider().refreshAccessToken!("refresh-token-1");
-    expect(tokens.accessToken).toBe("access-token-1");
-    const token = fake.last("/token")!;
-    expect(token.form.get("grant_type")).toBe("refresh_token");
-    expect(token.form.get("client_secret")).toBe(CLIENT.clientSecret);
+    await expectRefresh(provider(), fake, { auth: "post" });
     expect(() => salesforce({ clientId: "id" })).toThrow(TypeError);
   });
 });

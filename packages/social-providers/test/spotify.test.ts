@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { spotify } from "../src/providers/spotify.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import { expectProfileFailure, expectRedirectSignIn, expectRefresh } from "./support/flow-expectations.ts";
+import { at, CLIENT } from "./support/flow.ts";
 
 const ENDPOINTS = { authorization: "/authorize", token: "/token", userInfo: "/v1/me" };
 const PROFILE = {
@@ -12,41 +13,31 @@ const PROFILE = {
 };
 
 describe("spotify", () => {
-  let fake: FakeProvider;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
 
   const provider = (extra: Partial<Parameters<typeof spotify>[0]> = {}) =>
     spotify({ ...CLIENT, endpoints: at(fake, ENDPOINTS), ...extra });
 
   it("signs in with PKCE and the secret in the form (on SQLite)", async () => {
-    fake.on("GET /v1/me", { json: PROFILE });
-    const t = await providerInstance(provider({ prompt: "login" }), { sqlite: true });
-    try {
-      const result = await signInThrough(t, "spotify", fake, { loginHint: "wizzler@example.com" });
-      expect(result.location.href).toBe("http://localhost:3000/dashboard");
-      expect(result.authorize.get("scope")).toBe("user-read-email");
-      expect(result.authorize.get("code_challenge_method")).toBe("S256");
-      expect(result.authorize.has("login_hint")).toBe(false);
-      expect(result.authorize.has("prompt")).toBe(false);
-      const token = fake.last("/token")!;
-      expect(token.form.get("code_verifier")).toMatch(/^[\w-]{43,128}$/);
-      expect(token.form.get("client_secret")).toBe(CLIENT.clientSecret);
-      expect(fake.last("/v1/me")!.headers.authorization).toBe("Bearer access-token-1");
-      expect(result.session?.user).toMatchObject({
+    await expectRedirectSignIn(fake, {
+      provider: provider({ prompt: "login" }),
+      loginHint: "wizzler@example.com",
+      authorize: {
+        scope: "user-read-email",
+        code_challenge_method: "S256",
+        login_hint: null,
+        prompt: null,
+      },
+      token: { auth: "post", pkce: true },
+      profile: { route: "GET /v1/me", answer: { json: PROFILE } },
+      accountId: "wizzler",
+      user: {
         name: "Wizzler",
         email: "wizzler@example.com",
         emailVerified: false,
         image: "https://i.scdn.co/1.jpg",
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "spotify", accountId: "wizzler" }),
-      ]);
-    } finally {
-      t.cleanup();
-    }
+      },
+    });
   });
 
   it("a profile without images or display name has no image and an empty name", async () => {
@@ -55,19 +46,11 @@ describe("spotify", () => {
     expect(info?.user).toMatchObject({ name: "", image: undefined });
   });
 
-  it("ends with unable_to_get_user_info when the profile call fails", async () => {
-    fake.on("GET /v1/me", { status: 401, json: { error: { status: 401, message: "Invalid access token" } } });
-    const t = await providerInstance(provider());
-    const result = await signInThrough(t, "spotify", fake);
-    expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
-    expect(result.session).toBeNull();
-  });
+  it("ends with unable_to_get_user_info when the profile call fails", () =>
+    expectProfileFailure(provider(), fake, "GET /v1/me", {
+      status: 401,
+      json: { error: { status: 401, message: "Invalid access token" } },
+    }));
 
-  it("refreshes with the secret in the form", async () => {
-    const tokens = await provider().refreshAccessToken!("refresh-token-1");
-    expect(tokens.accessToken).toBe("access-token-1");
-    const token = fake.last("/token")!;
-    expect(token.form.get("grant_type")).toBe("refresh_token");
-    expect(token.form.get("client_secret")).toBe(CLIENT.clientSecret);
-  });
+  it("refreshes with the secret in the form", () => expectRefresh(provider(), fake, { auth: "post" }));
 });

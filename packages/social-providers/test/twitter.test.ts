@@ -1,7 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { twitter } from "../src/providers/twitter.ts";
-import { BASIC_AUTH } from "./support/basic-auth.ts";
-import { startFakeProvider, type FakeProvider, type ProviderRequest } from "./support/fake-provider.ts";
+import { useFakeProvider, type ProviderRequest } from "./support/fake-provider.ts";
+import {
+  expectParams,
+  expectProfileFailure,
+  expectRefresh,
+  expectSignedIn,
+  expectTokenRequest,
+} from "./support/flow-expectations.ts";
 import { at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
 
 const ENDPOINTS = { authorization: "/authorize", token: "/token", userInfo: "/2/users/me" };
@@ -19,11 +25,7 @@ const usersMe =
     query.get("user.fields") === "confirmed_email" ? emailAnswer : { json: { data: USER } };
 
 describe("twitter", () => {
-  let fake: FakeProvider;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
 
   const provider = (extra: Partial<Parameters<typeof twitter>[0]> = {}) =>
     twitter({ ...CLIENT, endpoints: at(fake, ENDPOINTS), ...extra });
@@ -31,40 +33,32 @@ describe("twitter", () => {
   it("signs in with PKCE, Basic client auth and the confirmed email (on SQLite)", async () => {
     fake.on("GET /2/users/me", usersMe({ json: { data: { ...USER, confirmed_email: "dev@example.com" } } }));
     const t = await providerInstance(provider({ prompt: "consent" }), { sqlite: true });
-    try {
-      const result = await signInThrough(t, "twitter", fake, { loginHint: "dev@example.com" });
-      expect(result.location.href).toBe("http://localhost:3000/dashboard");
-      expect(result.authorize.get("scope")).toBe("users.read tweet.read offline.access users.email");
-      expect(result.authorize.get("code_challenge_method")).toBe("S256");
-      expect(result.authorize.get("client_id")).toBe(CLIENT.clientId);
-      // The reference forwards neither login_hint nor the prompt option for X.
-      expect(result.authorize.has("login_hint")).toBe(false);
-      expect(result.authorize.has("prompt")).toBe(false);
+    const result = await signInThrough(t, "twitter", fake, { loginHint: "dev@example.com" });
+    expectParams(result.authorize, {
+      scope: "users.read tweet.read offline.access users.email",
+      code_challenge_method: "S256",
+      client_id: CLIENT.clientId,
+    });
+    // The reference forwards neither login_hint nor the prompt option for X.
+    expectParams(result.authorize, { login_hint: null, prompt: null });
 
-      const token = fake.last("/token")!;
-      expect(token.headers.authorization).toBe(BASIC_AUTH);
-      expect(token.form.has("client_secret")).toBe(false);
-      expect(token.form.get("grant_type")).toBe("authorization_code");
-      expect(token.form.get("code_verifier")).toMatch(/^[\w-]{43,128}$/);
+    const token = fake.last("/token")!;
+    expectTokenRequest(token, { auth: "basic", pkce: true });
+    expect(token.form.get("grant_type")).toBe("authorization_code");
 
-      const lookups = fake.requests.filter((r) => r.path === "/2/users/me");
-      expect(lookups.map((r) => r.query.get("user.fields"))).toEqual([
-        "profile_image_url",
-        "confirmed_email",
-      ]);
-      expect(lookups.every((r) => r.headers.authorization === "Bearer access-token-1")).toBe(true);
-      expect(result.session?.user).toMatchObject({
+    const lookups = fake.requests.filter((r) => r.path === "/2/users/me");
+    expect(lookups.map((r) => r.query.get("user.fields"))).toEqual(["profile_image_url", "confirmed_email"]);
+    expect(lookups.every((r) => r.headers.authorization === "Bearer access-token-1")).toBe(true);
+    expectSignedIn(
+      result,
+      { providerId: "twitter", accountId: "2244994945" },
+      {
         name: "X Dev",
         email: "dev@example.com",
         emailVerified: true,
         image: "https://pbs/x.jpg",
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "twitter", accountId: "2244994945" }),
-      ]);
-    } finally {
-      t.cleanup();
-    }
+      },
+    );
   });
 
   it("gives a placeholder email, unverified, when X shares no address (spec, Social sign-in 4)", async () => {
@@ -92,26 +86,18 @@ describe("twitter", () => {
     expect(result.session?.user).toMatchObject({ name: "", email: "9@twitter.placeholder.invalid" });
   });
 
-  it("ends with unable_to_get_user_info when the profile call fails", async () => {
-    fake.on("GET /2/users/me", { status: 401, json: { title: "Unauthorized" } });
-    const t = await providerInstance(provider());
-    const result = await signInThrough(t, "twitter", fake);
-    expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
-    expect(result.session).toBeNull();
-  });
+  it("ends with unable_to_get_user_info when the profile call fails", () =>
+    expectProfileFailure(provider(), fake, "GET /2/users/me", {
+      status: 401,
+      json: { title: "Unauthorized" },
+    }));
 
   it("refreshes with Basic client auth", async () => {
     fake.tokens = { access_token: "access-token-2", refresh_token: "refresh-token-2" };
-    try {
-      const tokens = await provider().refreshAccessToken!("refresh-token-1");
-      expect(tokens).toMatchObject({ accessToken: "access-token-2", refreshToken: "refresh-token-2" });
-      const token = fake.last("/token")!;
-      expect(token.headers.authorization).toBe(BASIC_AUTH);
-      expect(token.form.get("grant_type")).toBe("refresh_token");
-      expect(token.form.get("refresh_token")).toBe("refresh-token-1");
-      expect(token.form.has("client_secret")).toBe(false);
-    } finally {
-      fake.tokens = {};
-    }
+    const { tokens } = await expectRefresh(provider(), fake, {
+      auth: "basic",
+      accessToken: "access-token-2",
+    });
+    expect(tokens.refreshToken).toBe("refresh-token-2");
   });
 });

@@ -1,6 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { vk } from "../src/providers/vk.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
+import { redirectBack, useFakeProvider } from "./support/fake-provider.ts";
+import {
+  expectParams,
+  expectProfileFailure,
+  expectRefresh,
+  expectSignedIn,
+  expectTokenRequest,
+} from "./support/flow-expectations.ts";
 import { at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
 
 const ENDPOINTS = { authorization: "/authorize", token: "/oauth2/auth", userInfo: "/oauth2/user_info" };
@@ -15,27 +22,17 @@ const USER = {
 };
 
 describe("vk", () => {
-  let fake: FakeProvider;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-    // VK ID redirects back with the device id the token request must repeat.
-    fake.on("GET /authorize", ({ query }) => {
-      const back = new URL(query.get("redirect_uri")!);
-      back.searchParams.set("code", "vk-code");
-      back.searchParams.set("state", query.get("state")!);
-      back.searchParams.set("device_id", "device-42");
-      return { status: 302, headers: { location: back.href } };
-    });
-    fake.on("POST /oauth2/auth", () => ({
-      json: {
-        access_token: "access-token-1",
-        refresh_token: "refresh-token-1",
-        expires_in: 3600,
-        user_id: 1,
-      },
-    }));
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
+  // VK ID redirects back with the device id the token request must repeat.
+  fake.on("GET /authorize", redirectBack({ code: "vk-code", device_id: "device-42" }));
+  fake.on("POST /oauth2/auth", () => ({
+    json: {
+      access_token: "access-token-1",
+      refresh_token: "refresh-token-1",
+      expires_in: 3600,
+      user_id: 1,
+    },
+  }));
 
   const provider = (extra: Partial<Parameters<typeof vk>[0]> = {}) =>
     vk({ ...CLIENT, endpoints: at(fake, ENDPOINTS), ...extra });
@@ -43,36 +40,33 @@ describe("vk", () => {
   it("signs in with PKCE, the device id and a form-posted profile lookup (on SQLite)", async () => {
     fake.on("POST /oauth2/user_info", { json: { user: USER } });
     const t = await providerInstance(provider({ prompt: "login" }), { sqlite: true });
-    try {
-      const result = await signInThrough(t, "vk", fake, { loginHint: "ivan@example.com" });
-      expect(result.location.href).toBe("http://localhost:3000/dashboard");
-      expect(result.authorize.get("scope")).toBe("email phone");
-      expect(result.authorize.get("code_challenge_method")).toBe("S256");
-      expect(result.authorize.has("login_hint")).toBe(false);
-      expect(result.authorize.has("prompt")).toBe(false);
-      const token = fake.last("/oauth2/auth")!;
-      expect(token.form.get("device_id")).toBe("device-42");
-      expect(token.form.get("code")).toBe("vk-code");
-      expect(token.form.get("code_verifier")).toMatch(/^[\w-]{43,128}$/);
-      expect(token.form.get("client_secret")).toBe(CLIENT.clientSecret);
-      const info = fake.last("/oauth2/user_info")!;
-      expect(info.headers["content-type"]).toBe("application/x-www-form-urlencoded");
-      expect(Object.fromEntries(info.form)).toEqual({
-        access_token: "access-token-1",
-        client_id: CLIENT.clientId,
-      });
-      expect(result.session?.user).toMatchObject({
+    const result = await signInThrough(t, "vk", fake, { loginHint: "ivan@example.com" });
+    expectParams(result.authorize, {
+      scope: "email phone",
+      code_challenge_method: "S256",
+      login_hint: null,
+      prompt: null,
+    });
+    const token = fake.last("/oauth2/auth")!;
+    expectTokenRequest(token, { auth: "post", pkce: true });
+    expect(token.form.get("device_id")).toBe("device-42");
+    expect(token.form.get("code")).toBe("vk-code");
+    const info = fake.last("/oauth2/user_info")!;
+    expect(info.headers["content-type"]).toBe("application/x-www-form-urlencoded");
+    expect(Object.fromEntries(info.form)).toEqual({
+      access_token: "access-token-1",
+      client_id: CLIENT.clientId,
+    });
+    expectSignedIn(
+      result,
+      { providerId: "vk", accountId: "1234567890" },
+      {
         name: "Ivan Ivanov",
         email: "ivan@example.com",
         emailVerified: false,
         image: "https://vk/a.jpg",
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "vk", accountId: "1234567890" }),
-      ]);
-    } finally {
-      t.cleanup();
-    }
+      },
+    );
   });
 
   it("keeps VK's extra fields on the mapped user", async () => {
@@ -88,28 +82,17 @@ describe("vk", () => {
 
   it("a profile without an email fails with unable_to_get_user_info unless mapped", async () => {
     const { email: _e, ...noEmail } = USER;
-    fake.on("POST /oauth2/user_info", { json: { user: noEmail } });
-    const t = await providerInstance(provider());
-    const result = await signInThrough(t, "vk", fake);
-    expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
+    await expectProfileFailure(provider(), fake, "POST /oauth2/user_info", { json: { user: noEmail } });
     const mapped = provider({ mapProfileToUser: (p) => ({ email: `${p.user.user_id}@vk.example` }) });
     expect((await mapped.getUserInfo({ accessToken: "t" }))?.user.email).toBe("1234567890@vk.example");
   });
 
-  it("ends with unable_to_get_user_info when the profile call fails", async () => {
-    fake.on("POST /oauth2/user_info", { status: 401, json: { error: "invalid_token" } });
-    const t = await providerInstance(provider());
-    const result = await signInThrough(t, "vk", fake);
-    expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
-    expect(result.session).toBeNull();
-  });
+  it("ends with unable_to_get_user_info when the profile call fails", () =>
+    expectProfileFailure(provider(), fake, "POST /oauth2/user_info", {
+      status: 401,
+      json: { error: "invalid_token" },
+    }));
 
-  it("refreshes with the secret in the form", async () => {
-    const tokens = await provider().refreshAccessToken!("refresh-token-1");
-    expect(tokens.accessToken).toBe("access-token-1");
-    const token = fake.last("/oauth2/auth")!;
-    expect(token.form.get("grant_type")).toBe("refresh_token");
-    expect(token.form.get("refresh_token")).toBe("refresh-token-1");
-    expect(token.form.get("client_secret")).toBe(CLIENT.clientSecret);
-  });
+  it("refreshes with the secret in the form", () =>
+    expectRefresh(provider(), fake, { auth: "post", tokenPath: "/oauth2/auth" }));
 });

@@ -1,7 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wechat } from "../src/providers/wechat.ts";
-import { startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
-import { at, AUTH, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
+import { useFakeProvider } from "./support/fake-provider.ts";
+import {
+  expectParams,
+  expectProfileFailure,
+  expectSignedIn,
+  expectSignInError,
+} from "./support/flow-expectations.ts";
+import { AUTH, at, CLIENT, providerInstance, signInThrough } from "./support/flow.ts";
 
 const ENDPOINTS = {
   authorization: "/authorize",
@@ -25,11 +31,7 @@ const PROFILE = {
 };
 
 describe("wechat", () => {
-  let fake: FakeProvider;
-  beforeAll(async () => {
-    fake = await startFakeProvider();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeProvider();
 
   const provider = (extra: Partial<Parameters<typeof wechat>[0]> = {}) =>
     wechat({ ...CLIENT, endpoints: at(fake, ENDPOINTS), ...extra });
@@ -38,48 +40,47 @@ describe("wechat", () => {
     fake.on("GET /sns/oauth2/access_token", { json: TOKENS });
     fake.on("GET /sns/userinfo", { json: PROFILE });
     const t = await providerInstance(provider(), { sqlite: true });
-    try {
-      const start = await t.browser.post(`${AUTH}/sign-in/social`, { provider: "wechat", callbackURL: "/" });
-      const { url } = (await start.json()) as { url: string };
-      expect(new URL(url).hash).toBe("#wechat_redirect");
+    const start = await t.browser.post(`${AUTH}/sign-in/social`, { provider: "wechat", callbackURL: "/" });
+    const { url } = (await start.json()) as { url: string };
+    expect(new URL(url).hash).toBe("#wechat_redirect");
 
-      const result = await signInThrough(t, "wechat", fake, { loginHint: "x@example.com" });
-      expect(result.location.href).toBe("http://localhost:3000/dashboard");
-      const authorize = result.authorize;
-      expect(authorize.get("appid")).toBe(CLIENT.clientId);
-      expect(authorize.has("client_id")).toBe(false);
-      expect(authorize.get("scope")).toBe("snsapi_login");
-      expect(authorize.get("lang")).toBe("cn");
-      for (const absent of ["code_challenge", "login_hint", "prompt"])
-        expect(authorize.has(absent)).toBe(false);
+    const result = await signInThrough(t, "wechat", fake, { loginHint: "x@example.com" });
+    const authorize = result.authorize;
+    expectParams(authorize, {
+      appid: CLIENT.clientId,
+      client_id: null,
+      scope: "snsapi_login",
+      lang: "cn",
+      code_challenge: null,
+      login_hint: null,
+      prompt: null,
+    });
 
-      const token = fake.last("/sns/oauth2/access_token")!;
-      expect(token.method).toBe("GET");
-      expect(Object.fromEntries(token.query)).toEqual({
-        appid: CLIENT.clientId,
-        secret: CLIENT.clientSecret,
-        code: expect.stringMatching(/^code-\d+$/),
-        grant_type: "authorization_code",
-      });
-      const info = fake.last("/sns/userinfo")!;
-      expect(Object.fromEntries(info.query)).toEqual({
-        access_token: "access-token-1",
-        openid: "openid-1",
-        lang: "zh_CN",
-      });
-      expect(result.session?.user).toMatchObject({
+    const token = fake.last("/sns/oauth2/access_token")!;
+    expect(token.method).toBe("GET");
+    expect(Object.fromEntries(token.query)).toEqual({
+      appid: CLIENT.clientId,
+      secret: CLIENT.clientSecret,
+      code: expect.stringMatching(/^code-\d+$/),
+      grant_type: "authorization_code",
+    });
+    const info = fake.last("/sns/userinfo")!;
+    expect(Object.fromEntries(info.query)).toEqual({
+      access_token: "access-token-1",
+      openid: "openid-1",
+      lang: "zh_CN",
+    });
+    expectSignedIn(
+      result,
+      { providerId: "wechat", accountId: "unionid-1" },
+      {
         name: "微信用户",
         email: "unionid-1@wechat.placeholder.invalid",
         emailVerified: false,
         image: "https://wx/h.png",
-      });
-      expect(result.accounts).toEqual([
-        expect.objectContaining({ providerId: "wechat", accountId: "unionid-1" }),
-      ]);
-      expect(result.accounts[0]!.scopes).toEqual(["snsapi_login", "snsapi_userinfo"]);
-    } finally {
-      t.cleanup();
-    }
+      },
+    );
+    expect(result.accounts[0]!.scopes).toEqual(["snsapi_login", "snsapi_userinfo"]);
   });
 
   it("uses the openid without a unionid; lang is configurable", async () => {
@@ -96,18 +97,14 @@ describe("wechat", () => {
   it("an errcode from the token call fails the exchange", async () => {
     fake.on("GET /sns/oauth2/access_token", { json: { errcode: 40029, errmsg: "invalid code" } });
     const t = await providerInstance(provider());
-    const result = await signInThrough(t, "wechat", fake);
-    expect(result.location.searchParams.get("error")).toBe("invalid_code");
-    expect(result.session).toBeNull();
+    await expectSignInError(t, "wechat", fake, "invalid_code");
   });
 
   it("ends with unable_to_get_user_info when the profile answers an errcode", async () => {
     fake.on("GET /sns/oauth2/access_token", { json: TOKENS });
-    fake.on("GET /sns/userinfo", { json: { errcode: 40003, errmsg: "invalid openid" } });
-    const t = await providerInstance(provider());
-    const result = await signInThrough(t, "wechat", fake);
-    expect(result.location.searchParams.get("error")).toBe("unable_to_get_user_info");
-    expect(result.session).toBeNull();
+    await expectProfileFailure(provider(), fake, "GET /sns/userinfo", {
+      json: { errcode: 40003, errmsg: "invalid openid" },
+    });
     // No openid in the token answer: nothing to ask with.
     expect(await provider().getUserInfo({ accessToken: "t", raw: {} })).toBeNull();
   });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
 /** One request the provider emulator received. */
 export interface ProviderRequest {
@@ -43,7 +44,40 @@ export interface FakeProvider {
   close(): Promise<void>;
 }
 
+/** Answers `/authorize`-like routes by redirecting straight back with `params` (a fixed code, extras) and the state. */
+export const redirectBack =
+  (params: Record<string, string>): Route =>
+  ({ query }) => {
+    const back = new URL(query.get("redirect_uri") ?? "http://invalid.test/");
+    for (const [name, value] of Object.entries(params)) back.searchParams.set(name, value);
+    const state = query.get("state");
+    if (state) back.searchParams.set("state", state);
+    return { status: 302, headers: { location: back.href } };
+  };
+
+/**
+ * The suite's emulator: routes can be added at once, it listens from the suite's `beforeAll`
+ * (so `origin`/`url()` are usable inside tests, not at collection time), starts each test with
+ * the default token response and closes in `afterAll`.
+ */
+export function useFakeProvider(): FakeProvider {
+  const { fake, listen } = createFakeProvider();
+  beforeAll(listen);
+  beforeEach(() => {
+    fake.tokens = {};
+  });
+  afterAll(() => fake.close());
+  return fake;
+}
+
+/** An emulator listening on a free port of 127.0.0.1. */
 export async function startFakeProvider(): Promise<FakeProvider> {
+  const { fake, listen } = createFakeProvider();
+  await listen();
+  return fake;
+}
+
+function createFakeProvider(): { fake: FakeProvider; listen: () => Promise<void> } {
   const routes = new Map<string, Route>();
   const requests: ProviderRequest[] = [];
   let codeCounter = 0;
@@ -63,13 +97,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       }),
   };
 
-  routes.set("GET /authorize", ({ query }) => {
-    const redirect = new URL(query.get("redirect_uri") ?? "http://invalid.test/");
-    redirect.searchParams.set("code", `code-${++codeCounter}`);
-    const state = query.get("state");
-    if (state) redirect.searchParams.set("state", state);
-    return { status: 302, headers: { location: redirect.href } };
-  });
+  routes.set("GET /authorize", (request) => redirectBack({ code: `code-${++codeCounter}` })(request));
   routes.set("POST /token", () => ({
     json: {
       access_token: "access-token-1",
@@ -116,7 +144,9 @@ export async function startFakeProvider(): Promise<FakeProvider> {
         .catch((error: unknown) => res.writeHead(500).end(String(error)));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  fake.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return fake;
+  const listen = async (): Promise<void> => {
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    fake.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  return { fake, listen };
 }

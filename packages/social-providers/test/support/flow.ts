@@ -11,6 +11,7 @@ import {
   type Row,
 } from "@latchkey/core";
 import { Browser } from "@latchkey/test-support";
+import { onTestFinished } from "vitest";
 import type { FakeProvider } from "./fake-provider.ts";
 
 export const BASE = "http://localhost:3000";
@@ -18,7 +19,10 @@ export const AUTH = `${BASE}/api/auth`;
 export const SECRET = "a-test-secret-that-is-long-enough-0123456789";
 export const CLIENT = { clientId: "client-id-1", clientSecret: "client-secret-1" };
 
-/** A Latchkey instance with `provider` configured, on the memory store (or a SQLite file). */
+/**
+ * A Latchkey instance with `provider` configured, on the memory store (or a SQLite file, closed
+ * and removed when the calling test finishes; `cleanup` does it earlier).
+ */
 export async function providerInstance(
   provider: OAuthProvider<never> | OAuthProvider,
   options: Partial<LatchkeyOptions> & { sqlite?: boolean } = {},
@@ -32,9 +36,10 @@ export async function providerInstance(
     const db = new Database(join(dir, "auth.sqlite"));
     database = kyselyAdapter(db);
     cleanup = () => {
-      db.close();
+      if (db.open) db.close();
       rmSync(dir, { recursive: true, force: true });
     };
+    onTestFinished(() => cleanup());
   }
   const auth = createAuth({
     database,
@@ -47,6 +52,16 @@ export async function providerInstance(
   const browser = new Browser(BASE, auth.handler);
   return { auth, store, browser, cleanup };
 }
+
+/** The input of a direct `createAuthorizationURL` call. */
+export const AUTHORIZATION_REQUEST = {
+  state: "s",
+  codeVerifier: "v".repeat(43),
+  redirectURI: "http://localhost:3000/cb",
+};
+
+/** A Latchkey instance as `providerInstance` makes it. */
+export type ProviderInstance = Awaited<ReturnType<typeof providerInstance>>;
 
 /** What one sign-in through the emulator produced. */
 export interface FlowResult {
@@ -64,7 +79,7 @@ export interface FlowResult {
  * and `token` endpoints pointed at `fake`.
  */
 export async function signInThrough(
-  instance: Awaited<ReturnType<typeof providerInstance>>,
+  instance: ProviderInstance,
   providerId: string,
   fake: FakeProvider,
   body: Record<string, unknown> = {},

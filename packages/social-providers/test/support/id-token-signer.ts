@@ -1,4 +1,6 @@
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
+import { beforeAll } from "vitest";
+import type { FakeProvider } from "./fake-provider.ts";
 
 /** A signing key for test ID tokens and the JWKS the provider emulator serves for it. */
 export interface IdTokenSigner {
@@ -33,4 +35,21 @@ export async function idTokenSigner(alg = "RS256"): Promise<IdTokenSigner> {
 export function unsignedJwt(claims: Record<string, unknown>): string {
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
   return `${part({ alg: "RS256", typ: "JWT" })}.${part(claims)}.${Buffer.from("sig").toString("base64url")}`;
+}
+
+/**
+ * One signer per algorithm, made in the suite's `beforeAll`, whose keys `fake` serves as one
+ * JWKS at `route`. Read the signers inside tests (`signers.RS256.sign(...)`), not at collection time.
+ */
+export function useIdTokenSigners<Alg extends string>(
+  fake: FakeProvider,
+  route: string,
+  ...algs: Alg[]
+): Record<Alg, IdTokenSigner> {
+  const signers = {} as Record<Alg, IdTokenSigner>;
+  beforeAll(async () => {
+    for (const alg of algs) signers[alg] = await idTokenSigner(alg);
+    fake.on(route, { json: { keys: algs.flatMap((alg) => signers[alg].jwks.keys) } });
+  });
+  return signers;
 }
