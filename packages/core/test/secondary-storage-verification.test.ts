@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   incrementStoredCounter,
   parseStoredJSON,
@@ -205,5 +205,37 @@ describe("storage helpers", () => {
     expect(await incrementStoredCounter(storage, "k", 30)).toBe(1);
     expect(await incrementStoredCounter(storage, "k", 30)).toBe(2);
     expect(ttl("k")).toBe(30);
+  });
+});
+
+/** No secondary storage: verification rows in the (memory) database. */
+function testInstanceWithIA() {
+  const t = testInstance();
+  return { ...t, ia: t.auth.$context.internalAdapter };
+}
+
+describe("consumeVerificationValue on database rows", () => {
+  it("includeExpired hands an expired row back once (the OAuth state's error URL); still single use", async () => {
+    const t = testInstanceWithIA();
+    const stale = new Date(Date.now() + 1000);
+    await t.ia.createVerificationValue({ identifier: "state:x", value: "v", expiresAt: stale });
+    await t.ia.createVerificationValue({ identifier: "state:y", value: "v", expiresAt: stale });
+    // Time passes: the rows are now expired (storage-only values are gone with their TTL instead).
+    vi.useFakeTimers({ now: Date.now() + 5000, toFake: ["Date"] });
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => t.ia.consumeVerificationValue("state:x", { includeExpired: true })),
+      );
+      const got = results.filter(Boolean);
+      expect(got).toHaveLength(1);
+      expect(got[0]!.expiresAt).toEqual(stale);
+      expect(await t.ia.consumeVerificationValue("state:x", { includeExpired: true })).toBeNull();
+      // Without the option an expired row is consumed but not returned.
+      expect(await t.ia.consumeVerificationValue("state:y")).toBeNull();
+      expect(await t.ia.consumeVerificationValue("state:y", { includeExpired: true })).toBeNull();
+      expect(t.count("verification")).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -70,6 +70,34 @@ describe("POST /sign-in/social (redirect flow)", () => {
   });
 });
 
+describe("POST /sign-in/social, /link-social: provider validation (the reference's enum-or-string union)", () => {
+  it("a missing or non-string provider is 400 VALIDATION_ERROR '[body.provider] Invalid input'", async () => {
+    const t = socialInstance(idp);
+    for (const body of [{ callbackURL: "/d" }, { provider: 5 }, { provider: null }, { provider: ["idp"] }]) {
+      const res = await t.post("/sign-in/social", body);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        code: "VALIDATION_ERROR",
+        message: "[body.provider] Invalid input",
+      });
+    }
+    const signUp = await t.post("/sign-up/email", {
+      email: "a@example.com",
+      password: "password-1234",
+      name: "A",
+    });
+    const cookie = signUp.headers.getSetCookie()[0]!.split(";")[0]!;
+    const link = await t.post("/link-social", { callbackURL: "/d" }, { cookie });
+    expect(await link.json()).toEqual({ code: "VALIDATION_ERROR", message: "[body.provider] Invalid input" });
+    // Other fields keep their typed wording.
+    const typed = await t.post("/sign-in/social", { provider: "idp", callbackURL: 1 });
+    expect(((await typed.json()) as { message: string }).message).toBe(
+      "[body.callbackURL] Invalid input: expected string, received number",
+    );
+    expect(t.count("verification")).toBe(0);
+  });
+});
+
 describe("GET /callback/:id (full redirect flows against a real IdP)", () => {
   it("a new user: user and account created, session set, lands on newUserCallbackURL", async () => {
     const t = socialInstance(idp);

@@ -29,9 +29,9 @@ export interface SwitchingBrowser extends Browser {
 }
 
 export interface SocialPairOptions {
-  /** Extra options for the reference, laid over the provider config. */
+  /** Extra options for the reference, laid over the provider config (plugins are added to its). */
   reference?: Partial<BetterAuthOptions>;
-  /** Extra options for Latchkey, laid over the provider config. */
+  /** Extra options for Latchkey, laid over the provider config (plugins are added to its). */
   latchkey?: Partial<LatchkeyOptions>;
   /**
    * How Latchkey configures the IdP: core's `oidcProvider`, or `@latchkey/generic-oauth` with
@@ -90,9 +90,17 @@ export async function createSocialPair(options: SocialPairOptions = {}): Promise
             }),
           },
         };
+  // Extra plugins in `options` join the provider's plugin instead of replacing it.
   const pair = await createPair({
-    reference: { plugins: [genericOAuth({ config: [config] })], ...options.reference },
-    latchkey: { ...latchkeyIdP, ...options.latchkey },
+    reference: {
+      ...options.reference,
+      plugins: [genericOAuth({ config: [config] }), ...(options.reference?.plugins ?? [])],
+    },
+    latchkey: {
+      ...latchkeyIdP,
+      ...options.latchkey,
+      plugins: [...(latchkeyIdP.plugins ?? []), ...(options.latchkey?.plugins ?? [])],
+    },
   });
   const browser = (side: Side = "reference"): SwitchingBrowser => {
     let target: Handler = pair[side];

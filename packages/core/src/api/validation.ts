@@ -59,6 +59,8 @@ function describe(issue: v.BaseIssue<unknown>, schema: SchemaNode | undefined): 
   if (issue.kind === "schema") {
     const missingKey = issue.input === undefined && !!issue.path?.length;
     const type = missingKey ? (expectedAt(schema, issue.path) ?? issue.type) : issue.type;
+    // A union names no single type: the reference's (zod) wording is plain "Invalid input".
+    if (type === "union") return "Invalid input";
     const expected = expectedNames[type] ?? type;
     return `Invalid input: expected ${expected}, received ${received(issue.input)}`;
   }

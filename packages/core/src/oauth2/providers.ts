@@ -32,7 +32,18 @@ function fromConfig(ctx: AuthContext, id: string, config: SocialProviderConfig):
     ctx.logger.error(`Social provider "${id}" is configured but no provider factory is registered for it.`);
     return null;
   }
-  const provider = factory(config);
+  let provider: OAuthProvider;
+  try {
+    provider = factory(config);
+  } catch (error) {
+    // A config the provider cannot work with (say, no clientSecret where one is required) is
+    // the operator's error: logged with the provider's reason, and the provider is not offered
+    // (404 PROVIDER_NOT_FOUND), rather than a 500 on every sign-in it is asked for.
+    ctx.logger.error(
+      `Social provider "${id}" cannot be built from its config: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return null;
+  }
   if (config.disableImplicitSignUp !== undefined)
     provider.disableImplicitSignUp = config.disableImplicitSignUp;
   return provider;

@@ -118,7 +118,8 @@ export async function parseState(ctx: EndpointContext, state: string): Promise<O
   };
   let row;
   try {
-    row = await ctx.context.internalAdapter.consumeVerificationValue(state);
+    // Expired rows too: an expired flow still goes to its own error URL and loses its cookie.
+    row = await ctx.context.internalAdapter.consumeVerificationValue(state, { includeExpired: true });
   } catch (error) {
     ctx.context.logger.error("Failed to read OAuth state", error);
     throw callbackErrorRedirect(ctx, fallback, OAUTH_CALLBACK_ERROR_CODES.INTERNAL_SERVER_ERROR);
@@ -133,7 +134,8 @@ export async function parseState(ctx: EndpointContext, state: string): Promise<O
     if (!held || !constantTimeEqual(held, state)) throw mismatch(data.errorURL);
   }
   ctx.expireCookie(cookie);
-  if (data.expiresAt < Date.now()) throw mismatch(data.errorURL);
+  // Either clock: the flow's own `expiresAt` or the stored row's (the consume returned it anyway).
+  if (data.expiresAt < Date.now() || row.expiresAt.getTime() < Date.now()) throw mismatch(data.errorURL);
   data.errorURL ||= fallback;
   current.set(ctx.context, data);
   return data;

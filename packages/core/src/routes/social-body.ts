@@ -15,11 +15,23 @@ export const additionalParamsSchema = v.optional(
   ),
 );
 
+/** The reference's built-in social provider ids (`socialProviderList`), for its `provider` union. */
+// prettier-ignore
+const REFERENCE_PROVIDER_IDS = [
+  "apple", "atlassian", "cloudflare", "cognito", "discord", "facebook", "figma", "github", "microsoft",
+  "google", "huggingface", "slack", "spotify", "twitch", "twitter", "dropbox", "kick", "linear",
+  "linkedin", "gitlab", "tiktok", "reddit", "roblox", "salesforce", "vk", "zoom", "notion", "kakao",
+  "naver", "line", "paybin", "paypal", "polar", "railway", "vercel", "wechat",
+] as const;
+
 /** Fields `/sign-in/social` and `/link-social` share (the reference's names). */
 export const socialRedirectFields = {
   callbackURL: v.optional(v.string()),
   errorCallbackURL: v.optional(v.string()),
-  provider: v.string(),
+  // The reference's `SocialProviderListEnum`: its built-in provider ids, or any string. Any
+  // string passes either way; declared as the same union so a missing or non-string value is
+  // "[body.provider] Invalid input", as there.
+  provider: v.union([v.picklist(REFERENCE_PROVIDER_IDS), v.string()]),
   disableRedirect: v.optional(v.boolean()),
   scopes: v.optional(v.array(v.string())),
   requestSignUp: v.optional(v.boolean()),

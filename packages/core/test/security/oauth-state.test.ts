@@ -75,6 +75,30 @@ describe("OAuth state: CSRF, replay, expiry", () => {
     expect(errorOf(repeated).href).toBe(`${AUTH}/error?error=invalid_callback_request`);
   });
 
+  it("an expired state goes to the flow's error URL and expires the state cookie; it is burnt (reference order)", async () => {
+    const t = socialInstance(idp);
+    const callback = await callbackURLFor(t.browser, "alice-sub", { errorCallbackURL: "/oops" });
+    const row = t.store.verification![0] as { expiresAt: Date; value: string };
+    const past = Date.now() - 1000;
+    row.expiresAt = new Date(past);
+    row.value = JSON.stringify({ ...(JSON.parse(row.value) as object), expiresAt: past });
+    expect(t.browser.appCookies().has("better-auth.state")).toBe(true);
+    const expired = await t.browser.send(callback);
+    expect(expired.headers.get("location")).toBe("/oops?error=state_mismatch");
+    expect(expired.headers.getSetCookie()).toEqual([
+      "better-auth.state=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax",
+    ]);
+    expect(t.count("verification")).toBe(0);
+    expect(t.count("user")).toBe(0);
+    // An expired state read from another browser still fails the cookie check first.
+    const other = await callbackURLFor(t.browser, "alice-sub", { errorCallbackURL: "/oops" });
+    (t.store.verification![0] as { expiresAt: Date }).expiresAt = new Date(past);
+    const stranger = new Browser(BASE, t.auth.handler);
+    const refused = await stranger.send(other);
+    expect(refused.headers.get("location")).toBe("/oops?error=state_mismatch");
+    expect(refused.headers.getSetCookie()).toEqual([]);
+  });
+
   it("two concurrent callbacks with one state: exactly one signs in", async () => {
     const t = socialInstance(idp);
     const callback = await callbackURLFor(t.browser);

@@ -112,9 +112,13 @@ export function createVerificationOps(
      * Single-use read: of concurrent callers exactly one gets the value, and every other copy of
      * the identifier is dropped so a stale one cannot be replayed. Storage-only values are taken
      * with `getAndDelete` (non-atomic get + delete, with one warning, when the store lacks it).
-     * An expired value is consumed but not returned.
+     * An expired value is consumed but not returned, unless `includeExpired` (the OAuth state
+     * check reads an expired flow's error URL); the caller then checks `expiresAt` itself.
      */
-    async consumeVerificationValue(identifier: string): Promise<Verification | null> {
+    async consumeVerificationValue(
+      identifier: string,
+      consumeOptions: { includeExpired?: boolean } = {},
+    ): Promise<Verification | null> {
       const { candidates } = await forms(identifier);
       let consumed: Verification | null = null;
       if (storage && !inDatabase) {
@@ -129,7 +133,7 @@ export function createVerificationOps(
         }
       }
       if (consumed && storage) await Promise.all(candidates.map((c) => storage.delete(verificationKey(c))));
-      return live(consumed);
+      return consumeOptions.includeExpired ? consumed : live(consumed);
     },
 
     async deleteVerificationByIdentifier(identifier: string): Promise<void> {
