@@ -5,10 +5,10 @@ import {
   defaultErrorURL,
   findSocialProvider,
   OAUTH_CALLBACK_ERROR_CODES as E,
-  resolveAccountKey,
+  authorizationResponseError,
+  exchangeAndIdentify,
   type APIError,
   type EndpointContext,
-  type OAuth2Tokens,
 } from "@latchkey/core";
 import { OAUTH_PROXY_ERROR_CODES } from "./error-codes.js";
 import { sealPayload } from "./payload.js";
@@ -62,39 +62,21 @@ export async function forwardToOrigin(
   if (!params.code) return fail(E.NO_CODE);
   const provider = await findSocialProvider(auth, ctx.params.id ?? "");
   if (!provider) return fail(E.PROVIDER_NOT_FOUND);
-  // RFC 9207 §2.4: the same mix-up defence as the ordinary callback, which this hook bypasses.
-  if (params.iss !== undefined && provider.issuer && params.iss !== provider.issuer)
-    return fail(E.ISSUER_MISMATCH);
-  if (
-    params.iss === undefined &&
-    provider.requiresIssuerParameter &&
-    (await provider.requiresIssuerParameter())
-  ) {
-    return fail(E.ISSUER_MISSING);
-  }
-  if (provider.requiresIdTokenNonce && !flow.idTokenNonce) return fail(E.NONCE_BINDING_MISSING);
-
-  let tokens: OAuth2Tokens | null;
-  try {
-    // RFC 6749 §4.1.3: the redirect URI is production's own callback, the one the provider saw.
-    tokens = await provider.validateAuthorizationCode({
-      code: params.code,
-      codeVerifier: flow.codeVerifier,
-      deviceId: params.device_id,
-      redirectURI: `${auth.baseURL}${callbackPath(provider)}`,
-    });
-  } catch (error) {
-    auth.logger.error("OAuth proxy code exchange failed", error instanceof Error ? error.message : undefined);
-    return fail(E.INVALID_CODE);
-  }
-  if (!tokens) return fail(E.INVALID_CODE);
-  const info = await provider
-    .getUserInfo({ ...tokens, expectedIdTokenNonce: flow.idTokenNonce, user: parseUserParam(params.user) })
-    .catch(() => null);
-  if (!info?.user) return fail(E.UNABLE_TO_GET_USER_INFO);
-  if (!info.user.email) return fail(E.EMAIL_NOT_FOUND);
-  const accountKey = await resolveAccountKey(provider, tokens, info.data).catch(() => null);
-  if (!accountKey) return fail(E.UNABLE_TO_GET_USER_INFO);
+  // RFC 9207 §2.4 and the nonce binding: the ordinary callback's checks, which this hook bypasses.
+  const refused = await authorizationResponseError(provider, params.iss, flow.idTokenNonce);
+  if (refused) return fail(refused);
+  const identified = await exchangeAndIdentify(ctx, provider, {
+    code: params.code,
+    codeVerifier: flow.codeVerifier,
+    deviceId: params.device_id,
+    // RFC 6749 §4.1.3: production's own callback, the redirect URI the provider saw.
+    redirectURI: `${auth.baseURL}${callbackPath(provider)}`,
+    idTokenNonce: flow.idTokenNonce,
+    user: parseUserParam(params.user),
+  });
+  if ("error" in identified) return fail(identified.error);
+  const { user, profile: providerProfile, account, tokens } = identified;
+  if (!user.email) return fail(E.EMAIL_NOT_FOUND);
 
   let target: URL;
   try {
@@ -104,24 +86,16 @@ export async function forwardToOrigin(
   }
   const profile = await sealPayload(key, {
     userInfo: {
-      ...info.user,
-      id: accountKey.accountId,
-      email: info.user.email,
-      name: info.user.name || "",
-      image: info.user.image,
-      emailVerified: info.user.emailVerified,
+      ...user,
+      id: account.accountId,
+      email: user.email,
+      name: user.name || "",
+      image: user.image,
+      emailVerified: user.emailVerified,
     },
-    profile: info.data,
+    profile: providerProfile,
     scopes: tokens.scopes,
-    account: {
-      ...accountKey,
-      accessToken: tokens.accessToken,
-      refreshToken: tokens.refreshToken,
-      idToken: tokens.idToken,
-      accessTokenExpiresAt: tokens.accessTokenExpiresAt,
-      refreshTokenExpiresAt: tokens.refreshTokenExpiresAt,
-      scope: tokens.scopes?.join(","),
-    },
+    account,
     state: pack.state,
     callbackURL: target.searchParams.get("callbackURL") || flow.callbackURL,
     newUserURL: flow.newUserURL,

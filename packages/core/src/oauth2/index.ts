@@ -67,5 +67,11 @@ export {
   type SocialProviderEntry,
 } from "./providers.js";
 export { resolveAccountKey } from "./account-key.js";
+export {
+  authorizationResponseError,
+  exchangeAndIdentify,
+  finishOAuthSignIn,
+  type IdentifiedAccount,
+} from "./callback-steps.js";
 export { signInOAuthUser, type OAuthSignInInput, type OAuthSignInResult } from "./sign-in-user.js";
 export type { OAuthAccountInput, OAuthUserInput } from "./user-fields.js";

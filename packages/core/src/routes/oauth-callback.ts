@@ -1,8 +1,12 @@
 import * as v from "valibot";
 import type { EndpointContext } from "../api/context.js";
 import { endpoint } from "../api/endpoint.js";
-import { APIError } from "../errors/api-error.js";
-import { resolveAccountKey } from "../oauth2/account-key.js";
+import type { APIError } from "../errors/api-error.js";
+import {
+  authorizationResponseError,
+  exchangeAndIdentify,
+  finishOAuthSignIn,
+} from "../oauth2/callback-steps.js";
 import {
   callbackErrorRedirect,
   defaultErrorURL,
@@ -10,10 +14,7 @@ import {
 } from "../oauth2/callback-errors.js";
 import { linkOAuthAccount } from "../oauth2/link-account.js";
 import { callbackPath, findSocialProvider } from "../oauth2/providers.js";
-import { signInOAuthUser } from "../oauth2/sign-in-user.js";
 import { parseState } from "../oauth2/state.js";
-import type { OAuth2Tokens } from "../oauth2/types.js";
-import { setSessionCookie } from "../session/session-cookie.js";
 import { startRedirectFlow } from "./sign-in-social.js";
 
 // Every parameter is a single string; anything else (repeated keys, JSON values) is refused.
@@ -104,82 +105,45 @@ async function handleCallback(
   if (!query.code) throw fail(E.NO_CODE);
   const provider = await findSocialProvider(auth, providerId);
   if (!provider) throw fail(E.PROVIDER_NOT_FOUND);
-  // RFC 9207 §2.4: a response naming another issuer is a mix-up attack; one without `iss`
-  // is refused once the provider has said it always sends it.
-  if (query.iss !== undefined && provider.issuer && query.iss !== provider.issuer)
-    throw fail(E.ISSUER_MISMATCH);
-  if (
-    query.iss === undefined &&
-    provider.requiresIssuerParameter &&
-    (await provider.requiresIssuerParameter())
-  ) {
-    throw fail(E.ISSUER_MISSING);
-  }
-  if (provider.requiresIdTokenNonce && !state.idTokenNonce) throw fail(E.NONCE_BINDING_MISSING);
-  const redirectURI = `${auth.baseURL}${redirectPath ?? callbackPath(provider)}`;
-  let tokens: OAuth2Tokens | null;
-  try {
-    // RFC 7636 §4.5: the verifier proves this callback continues the request that sent the challenge.
-    tokens = await provider.validateAuthorizationCode({
-      code: query.code,
-      codeVerifier: state.codeVerifier,
-      deviceId: query.device_id,
-      redirectURI,
-    });
-  } catch (error) {
-    auth.logger.error("Authorization code exchange failed", error instanceof Error ? error.message : error);
-    throw fail(E.INVALID_CODE);
-  }
-  if (!tokens) throw fail(E.INVALID_CODE);
-  const info = await provider
-    .getUserInfo({ ...tokens, expectedIdTokenNonce: state.idTokenNonce, user: parseJSON(query.user) })
-    .catch(() => null);
-  if (!info?.user) throw fail(E.UNABLE_TO_GET_USER_INFO);
-  const key = await resolveAccountKey(provider, tokens, info.data).catch(() => null);
-  if (!key) throw fail(E.UNABLE_TO_GET_USER_INFO);
+  const refused = await authorizationResponseError(provider, query.iss, state.idTokenNonce);
+  if (refused) throw fail(refused);
+  const identified = await exchangeAndIdentify(ctx, provider, {
+    code: query.code,
+    codeVerifier: state.codeVerifier,
+    deviceId: query.device_id,
+    redirectURI: `${auth.baseURL}${redirectPath ?? callbackPath(provider)}`,
+    idTokenNonce: state.idTokenNonce,
+    user: parseJSON(query.user),
+  });
+  if ("error" in identified) throw fail(identified.error);
+  const { user, profile, account, tokens } = identified;
   if (!state.callbackURL) throw fail(E.NO_CALLBACK_URL);
-  const account = {
-    ...key,
-    accessToken: tokens.accessToken,
-    refreshToken: tokens.refreshToken,
-    idToken: tokens.idToken,
-    accessTokenExpiresAt: tokens.accessTokenExpiresAt,
-    refreshTokenExpiresAt: tokens.refreshTokenExpiresAt,
-    scope: tokens.scopes?.join(","),
-  };
 
   if (state.link) {
     const linked = await linkOAuthAccount(ctx, {
       link: state.link,
-      userInfo: info.user,
+      userInfo: user,
       account,
       scopes: tokens.scopes,
-      profile: info.data,
+      profile,
     });
     if (!linked.linked) throw fail(linked.code, linked.message);
     throw ctx.redirect(state.callbackURL);
   }
-  if (!info.user.email) throw fail(E.EMAIL_NOT_FOUND);
-  let result;
-  try {
-    result = await signInOAuthUser(ctx, {
-      userInfo: { ...info.user, id: key.accountId, email: info.user.email, name: info.user.name || "" },
+  if (!user.email) throw fail(E.EMAIL_NOT_FOUND);
+  return finishOAuthSignIn(
+    ctx,
+    {
+      userInfo: { ...user, id: account.accountId, email: user.email, name: user.name || "" },
       account,
       callbackURL: state.callbackURL,
       disableSignUp:
         (provider.disableImplicitSignUp && !state.requestSignUp) || provider.options?.disableSignUp,
       overrideUserInfo: provider.options?.overrideUserInfoOnSignIn,
       requireEmailVerification: provider.options?.requireEmailVerification,
-      source: { method: "oauth", oauth: { providerId: provider.id, profile: info.data } },
-    });
-  } catch (error) {
-    // Redirects (internal_server_error) pass through; API errors become `?error=<code>`.
-    if (error instanceof APIError && error.status !== 302 && typeof error.body?.code === "string") {
-      throw fail(error.body.code, error.body.message);
-    }
-    throw error;
-  }
-  if (result.error !== null) throw fail(result.error);
-  await setSessionCookie(ctx, result.data);
-  throw ctx.redirect(result.isRegister ? state.newUserURL || state.callbackURL : state.callbackURL);
+      source: { method: "oauth", oauth: { providerId: provider.id, profile } },
+    },
+    fail,
+    { callbackURL: state.callbackURL, newUserURL: state.newUserURL },
+  );
 }

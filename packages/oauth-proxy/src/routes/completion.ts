@@ -8,8 +8,7 @@ import {
   findSocialProvider,
   linkOAuthAccount,
   parseState,
-  setSessionCookie,
-  signInOAuthUser,
+  finishOAuthSignIn,
   type Endpoint,
   type EndpointContext,
   type OAuthAccountInput,
@@ -93,9 +92,9 @@ async function complete(
   }
   // The provider's sign-in options, when this deployment configures it too.
   const provider = await findSocialProvider(auth, account.providerId);
-  let result;
-  try {
-    result = await signInOAuthUser(ctx, {
+  return finishOAuthSignIn(
+    ctx,
+    {
       userInfo,
       account,
       callbackURL: payload.callbackURL,
@@ -103,17 +102,10 @@ async function complete(
       overrideUserInfo: provider?.options?.overrideUserInfoOnSignIn,
       requireEmailVerification: provider?.options?.requireEmailVerification,
       source: { method: "oauth", oauth: { providerId: account.providerId, profile: payload.profile } },
-    });
-  } catch (error) {
-    // Redirects pass through; API errors (a rejecting validateUserInfo) become `?error=<code>`.
-    if (error instanceof APIError && error.status !== 302 && typeof error.body?.code === "string") {
-      throw fail(error.body.code, error.body.message);
-    }
-    throw error;
-  }
-  if (result.error !== null) throw fail(result.error);
-  await setSessionCookie(ctx, result.data);
-  throw ctx.redirect(result.isRegister ? payload.newUserURL || payload.callbackURL : payload.callbackURL);
+    },
+    fail,
+    { callbackURL: payload.callbackURL, newUserURL: payload.newUserURL },
+  );
 }
 
 /** `GET /callback/:id/oauth-proxy`: the completion route; hooks on callback paths run around it. */
