@@ -319,4 +319,36 @@ describe("configuration", () => {
     const landed = await socialSignIn(idp, t.browser, "alice-sub");
     expect(landed.pathname).toBe("/dashboard");
   });
+
+  it("a config its factory refuses is logged with the reason and not offered: 404 PROVIDER_NOT_FOUND, never a 500", async () => {
+    const logged: string[] = [];
+    const t = socialInstance(idp, {
+      socialProviders: { idp: { clientId: "from-config" } },
+      logger: { log: (level, message) => void logged.push(`${level} ${message}`) },
+      plugins: [
+        {
+          id: "test-providers",
+          init: (ctx) => ({
+            context: {
+              socialProviderFactories: {
+                ...ctx.socialProviderFactories,
+                idp: () => {
+                  throw new TypeError("idp needs a clientSecret.");
+                },
+              },
+            },
+          }),
+        },
+      ],
+    });
+    for (let i = 0; i < 2; i++) {
+      const res = await t.browser.post(`${AUTH}/sign-in/social`, { provider: "idp", callbackURL: "/" });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ code: "PROVIDER_NOT_FOUND" });
+    }
+    // Built once: the reason is logged once, not on every request.
+    expect(logged.filter((l) => l.includes("cannot be built"))).toEqual([
+      'error Social provider "idp" cannot be built from its config: idp needs a clientSecret.',
+    ]);
+  });
 });
