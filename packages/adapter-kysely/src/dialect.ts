@@ -8,7 +8,9 @@ import {
   type PostgresPool,
   type SqliteDatabase,
 } from "kysely";
+import { connectKysely, hasFunction, isDialect, typeOfAdapter } from "./connection.js";
 import { withStatementCache } from "./statement-cache.js";
+import { withPreparedStatements, type PreparedStatements } from "./pg-prepared.js";
 
 /** SQL dialects the adapter speaks. */
 export type DatabaseType = "sqlite" | "postgres" | "mysql";
@@ -30,46 +32,24 @@ export interface Connection {
   type: DatabaseType;
   /** `true` when the adapter built the Kysely instance and must destroy it on `close()`. */
   owned: boolean;
-}
-
-const hasFunction = (value: object, ...names: string[]): boolean =>
-  names.every((name) => typeof (value as Record<string, unknown>)[name] === "function");
-
-const isKysely = (value: object): value is Kysely<DynamicDB> =>
-  hasFunction(value, "selectFrom", "getExecutor", "transaction");
-
-/** Names along the prototype chain, so subclasses (e.g. a D1 or libSQL adapter) still match. */
-function classNames(value: object): string[] {
-  const names: string[] = [];
-  for (let proto = Object.getPrototypeOf(value); proto && proto !== Object.prototype;) {
-    const ctor = (proto as { constructor?: { name?: string } }).constructor;
-    if (ctor?.name) names.push(ctor.name);
-    proto = Object.getPrototypeOf(proto);
-  }
-  return names;
-}
-
-function typeOfAdapter(adapter: object): DatabaseType | null {
-  const names = classNames(adapter);
-  if (names.includes("SqliteAdapter")) return "sqlite";
-  if (names.includes("PostgresAdapter")) return "postgres";
-  if (names.includes("MysqlAdapter")) return "mysql";
-  return null;
+  /** Named prepared statements, when the adapter wraps a raw `pg` Pool itself. */
+  prepared?: PreparedStatements;
 }
 
 /** Wraps a raw driver handle in the matching Kysely dialect; `null` when it is none of them. */
-function dialectFor(input: object): { dialect: Dialect; type: DatabaseType } | null {
-  if (hasFunction(input, "createDriver", "createAdapter")) {
-    const dialect = input as Dialect;
-    const type = typeOfAdapter(dialect.createAdapter());
-    return type ? { dialect, type } : null;
-  }
+function dialectFor(
+  input: object,
+  prepare: boolean,
+): { dialect: Dialect; type: DatabaseType; prepared?: PreparedStatements } | null {
   // better-sqlite3: `prepare` plus its own `pragma`/`aggregate` helpers.
   if (
     hasFunction(input, "prepare", "close") &&
     (hasFunction(input, "pragma") || hasFunction(input, "aggregate"))
   ) {
-    return { dialect: new SqliteDialect({ database: withStatementCache(input as SqliteDatabase) }), type: "sqlite" };
+    return {
+      dialect: new SqliteDialect({ database: withStatementCache(input as SqliteDatabase) }),
+      type: "sqlite",
+    };
   }
   if (hasFunction(input, "getConnection")) {
     // A `mysql2/promise` pool wraps the callback pool Kysely needs in `.pool`.
@@ -79,27 +59,35 @@ function dialectFor(input: object): { dialect: Dialect; type: DatabaseType } | n
   }
   // pg: a Pool (a bare Client has no `totalCount` and cannot hand out connections).
   if (hasFunction(input, "connect", "end", "query") && "totalCount" in input) {
-    return { dialect: new PostgresDialect({ pool: input as unknown as PostgresPool }), type: "postgres" };
+    const pool = input as unknown as PostgresPool;
+    if (!prepare) return { dialect: new PostgresDialect({ pool }), type: "postgres" };
+    const wrapped = withPreparedStatements(pool);
+    return {
+      dialect: new PostgresDialect({ pool: wrapped.pool }),
+      type: "postgres",
+      prepared: wrapped.prepared,
+    };
   }
   return null;
 }
 
 /** Resolves the adapter's input to a Kysely instance and its dialect. */
-export function connect(input: object, type?: DatabaseType): Connection {
-  if (isKysely(input)) {
-    const detected = type ?? typeOfAdapter(input.getExecutor().adapter);
-    if (!detected) {
-      throw new TypeError(
-        'kyselyAdapter: cannot tell the database type of this Kysely instance; pass { type: "sqlite" | "postgres" | "mysql" }.',
-      );
-    }
-    return { db: input, type: detected, owned: false };
+export function connect(input: object, type?: DatabaseType, prepare = true): Connection {
+  // A dialect of unknown type without `type` falls through to the error below, as before.
+  if (!isDialect(input) || type || typeOfAdapter(input.createAdapter())) {
+    const connection = connectKysely(input, type, "kyselyAdapter");
+    if (connection) return connection;
   }
-  const found = dialectFor(input);
+  const found = dialectFor(input, prepare);
   if (!found) {
     throw new TypeError(
       "kyselyAdapter: expected a Kysely instance, a Kysely dialect, a better-sqlite3 Database, a pg Pool or a mysql2 pool.",
     );
   }
-  return { db: new Kysely<DynamicDB>({ dialect: found.dialect }), type: type ?? found.type, owned: true };
+  return {
+    db: new Kysely<DynamicDB>({ dialect: found.dialect }),
+    type: type ?? found.type,
+    owned: true,
+    prepared: found.prepared,
+  };
 }

@@ -1,6 +1,7 @@
 import type { AsyncLocalStorage } from "node:async_hooks";
 import type { ResolvedSchema } from "@latchkey/core";
 import type { DB, DatabaseType } from "./dialect.js";
+import type { PreparedStatements } from "./pg-prepared.js";
 
 /** What every operation needs: the schema, the dialect, and where to send SQL. */
 export interface Executor {
@@ -8,6 +9,8 @@ export interface Executor {
   type: DatabaseType;
   /** The connection for this call: the open transaction if there is one, else the root instance. */
   db(): DB;
+  /** Where to mark hot queries as prepared statements; absent unless the adapter wraps a raw `pg` Pool. */
+  prepared?: PreparedStatements;
   /** Runs `fn` in a transaction, joining the current one when `db()` already is one. */
   atomically<R>(fn: (db: DB) => Promise<R>): Promise<R>;
 }

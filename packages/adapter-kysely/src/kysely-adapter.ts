@@ -4,6 +4,7 @@ import type { DB } from "./dialect.js";
 import { decodeRow, encodeRow } from "./encode.js";
 import type { Executor } from "./executor.js";
 import { fieldOf, modelOf, outputFields } from "./model.js";
+import { sessionWithUser } from "./session-join.js";
 import { consumeOne, increments, updateOne, type Assignments } from "./single-row.js";
 import { whereClause, whereSql } from "./where.js";
 
@@ -119,6 +120,7 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
         await sql`DELETE FROM ${sql.table(m.tableName)}${whereClause(where(m, w))}`.execute(x.db()),
       );
     },
+    findSessionWithUser: sessionWithUser(x),
     async consumeOne<T extends Row>({ model: name, where: w }: Args<"consumeOne">): Promise<T | null> {
       const m = model(name);
       const row = await consumeOne(x, m, where(m, w));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe } from "vitest";
 import { atomicCases } from "./cases/atomic.js";
 import { crudCases } from "./cases/crud.js";
 import { schemaManagementCases } from "./cases/schema-management.js";
+import { sessionJoinCases } from "./cases/session-join.js";
 import { transactionCases } from "./cases/transaction.js";
 import { valueCases } from "./cases/values.js";
 import { whereCases } from "./cases/where.js";
@@ -39,6 +40,7 @@ export function runAdapterConformance(
     valueCases(h);
     atomicCases(h);
     transactionCases(h);
+    sessionJoinCases(h);
     schemaManagementCases(h, options.schemaManagement ?? true);
   });
 }

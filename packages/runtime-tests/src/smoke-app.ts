@@ -1,5 +1,6 @@
 import { memoryAdapter, type AdapterFactory, type Auth } from "@latchkey/core";
 import { kyselyAdapter, type DatabaseInput } from "@latchkey/adapter-kysely";
+import { kyselyAdapter as sqliteAdapter } from "@latchkey/adapter-kysely/sqlite";
 import { D1Dialect, type D1DialectConfig } from "kysely-d1";
 import { createSmokeAuth } from "./smoke-auth.js";
 
@@ -8,7 +9,7 @@ export interface SmokeHandlerOptions {
   /** Name the ping route reports, e.g. `"bun"`. */
   runtime: string;
   /** A database the runtime reaches (raw driver or Kysely dialect); mounted as `sql`. */
-  sql?: DatabaseInput;
+  sql?: DatabaseInput | AdapterFactory;
 }
 
 type Handler = (request: Request) => Promise<Response>;
@@ -20,7 +21,8 @@ type Handler = (request: Request) => Promise<Response>;
  */
 export function createSmokeHandler(options: SmokeHandlerOptions): Handler {
   const databases = new Map<string, AdapterFactory>([["memory", memoryAdapter()]]);
-  if (options.sql) databases.set("sql", kyselyAdapter(options.sql));
+  const { sql } = options;
+  if (sql) databases.set("sql", typeof sql === "function" ? (sql as AdapterFactory) : kyselyAdapter(sql));
   const instances = new Map<string, Promise<Auth>>();
 
   return async (request) => {
@@ -72,7 +74,8 @@ export default {
     // one Kysely instance over it serves every request (see README).
     workerHandler ??= createSmokeHandler({
       runtime: env.RUNTIME ?? "workerd",
-      sql: env.DB ? new D1Dialect({ database: env.DB } as D1DialectConfig) : undefined,
+      // D1 through the per-dialect entry an edge worker uses (no raw-driver dialects bundled).
+      sql: env.DB ? sqliteAdapter(new D1Dialect({ database: env.DB } as D1DialectConfig)) : undefined,
     });
     return workerHandler(request);
   },

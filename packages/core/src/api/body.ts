@@ -11,7 +11,9 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json/;
  * strings, and leaves the body undefined when there is none.
  */
 export async function readBody(request: Request, allowed: readonly string[]): Promise<unknown> {
-  if (!request.body) return undefined;
+  // GET and HEAD never carry a body (Fetch forbids one), and asking for `body` is not free:
+  // a lazily built request (@hono/node-server's) builds its whole native Request to answer it.
+  if (request.method === "GET" || request.method === "HEAD" || !request.body) return undefined;
   const header = request.headers.get("content-type") ?? "";
   const type = header.toLowerCase();
   const base = type.split(";")[0]?.trim() ?? "";
@@ -67,10 +69,12 @@ async function readLimited(request: Request): Promise<string> {
 const tooLarge = (): APIError =>
   new APIError("PAYLOAD_TOO_LARGE", { message: "Request body is too large", code: "PAYLOAD_TOO_LARGE" });
 
-/** Query parameters as an object; a repeated key becomes an array. */
-export function readQuery(url: URL): Record<string, string | string[]> {
+/** Query parameters of a request URL as an object; a repeated key becomes an array. */
+export function readQuery(url: string): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
-  url.searchParams.forEach((value, key) => {
+  // Most auth requests have no query string: no URL to parse for them.
+  if (!url.includes("?")) return query;
+  new URL(url).searchParams.forEach((value, key) => {
     const prior = query[key];
     if (prior === undefined) query[key] = value;
     else if (Array.isArray(prior)) prior.push(value);

@@ -72,8 +72,17 @@ export function createEndpointContext(auth: AuthContext, input: CallInput): Endp
     responseHeaders.delete("set-cookie");
     for (const c of kept) responseHeaders.append("set-cookie", c);
   };
+  // Properties written out, not spread from `input`: V8 builds an object literal that starts
+  // with a spread and goes on with closures through its slow path, which cost more per request
+  // than the rest of this function together.
   const ctx: EndpointContext = {
-    ...input,
+    path: input.path,
+    method: input.method,
+    body: input.body,
+    query: input.query,
+    params: input.params,
+    headers: input.headers,
+    request: input.request,
     context,
     responseHeaders,
     status: 200,

@@ -19,8 +19,8 @@ export function toResponse(outcome: Outcome): Response {
       headers,
     });
   }
-  const headers = new Headers({ "content-type": "application/json" });
   if (outcome.kind === "error") {
+    const headers = new Headers({ "content-type": "application/json" });
     const { error } = outcome;
     mergeHeaders(headers, error.headers);
     mergeHeaders(headers, outcome.headers);
@@ -31,7 +31,25 @@ export function toResponse(outcome: Outcome): Response {
       headers,
     });
   }
-  mergeHeaders(headers, outcome.headers);
   const body = outcome.data === undefined ? null : JSON.stringify(outcome.data);
-  return new Response(body, { status: outcome.status, headers });
+  return new Response(body, { status: outcome.status, headers: dataHeaders(outcome.headers) });
+}
+
+/**
+ * The headers of a data answer: JSON's content type, then the endpoint's. Without `Set-Cookie`
+ * (the common read, e.g. `/get-session`) a plain record, the same headers as a `Headers` would
+ * hold but cheaper to build here and to write out for server adapters that take it as is
+ * (@hono/node-server writes a record without walking a `Headers`).
+ */
+function dataHeaders(extra: Headers): HeadersInit {
+  if (!extra.has("set-cookie")) {
+    const record: Record<string, string> = { "content-type": "application/json" };
+    extra.forEach((value, name) => {
+      record[name] = value;
+    });
+    return record;
+  }
+  const headers = new Headers({ "content-type": "application/json" });
+  mergeHeaders(headers, extra);
+  return headers;
 }

@@ -44,14 +44,13 @@ export function contextResolver(auth: AuthContext): (request: Request) => AuthCo
 export function createDispatch(auth: AuthContext, hooks: HookChain, basePath: string) {
   const resolve = contextResolver(auth);
   return async (endpoint: Endpoint, request: Request, params: Record<string, string>): Promise<Response> => {
-    const url = new URL(request.url);
     try {
       const context = resolve(request);
       const input = {
         path: endpoint.path,
         method: request.method,
         body: await readBody(request, endpoint.options.allowedMediaTypes ?? ["application/json"]),
-        query: readQuery(url),
+        query: readQuery(request.url),
         params,
         headers: request.headers,
         request,

@@ -34,6 +34,38 @@ function findNativeScrypt(): NodeScrypt | null {
   return nativeScrypt;
 }
 
+// Native hashes in flight at once: one per core. libuv's pool has 4 threads; with 4 hashes on
+// 2 cores they time-share the cores with the event loop (a fifth runnable thread), which then
+// answers every other request at a fraction of a core and sees its latency grow, while the
+// hashes finish no sooner (the cores are the limit either way). Each also holds a 32 MiB
+// buffer, and the pool threads they leave free keep serving fs and dns work.
+let slots: number | undefined;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+function hashSlots(): number {
+  if (slots !== undefined) return slots;
+  const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
+  const os = host.process?.getBuiltinModule?.("node:os") as
+    { availableParallelism?: () => number } | undefined;
+  slots = Math.max(1, os?.availableParallelism?.() ?? 4);
+  return slots;
+}
+
+/** Runs `hash` once a slot is free, in arrival order. */
+async function inSlot<T>(hash: () => Promise<T>): Promise<T> {
+  if (running < hashSlots()) running++;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  try {
+    return await hash();
+  } finally {
+    // The slot passes straight to the next caller in line, or is given back.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 /** Which scrypt implementation {@link scryptDerive} uses: native when available, or always @noble/hashes. */
 export type ScryptEngine = "auto" | "noble";
 
@@ -60,12 +92,21 @@ export function scryptDerive(
       maxmem,
     });
   }
-  return new Promise((resolve, reject) => {
-    native(password, salt, params.dkLen, { N: params.N, r: params.r, p: params.p, maxmem }, (error, key) => {
-      if (error) reject(error);
-      else resolve(new Uint8Array(key.buffer, key.byteOffset, key.byteLength));
-    });
-  });
+  return inSlot(
+    () =>
+      new Promise((resolve, reject) => {
+        native(
+          password,
+          salt,
+          params.dkLen,
+          { N: params.N, r: params.r, p: params.p, maxmem },
+          (error, key) => {
+            if (error) reject(error);
+            else resolve(new Uint8Array(key.buffer, key.byteOffset, key.byteLength));
+          },
+        );
+      }),
+  );
 }
 
 // The reference feeds scrypt the salt's 32-char HEX STRING (its ASCII bytes), not the 16 raw

@@ -71,6 +71,15 @@ export interface Adapter {
     increment: Record<string, number>;
     set?: Row;
   }): Promise<T | null>;
+  /**
+   * Optional: the `session` row whose `token` equals `token` and the `user` row it belongs to
+   * (`user.id = session.userId`), read together (one join), as `findOne` would return each;
+   * `null` when either is missing. Core reads sessions with it on every authenticated request
+   * and falls back to two `findOne` calls when an adapter leaves it out.
+   */
+  findSessionWithUser?<S extends Row = Row, U extends Row = Row>(
+    token: string,
+  ): Promise<{ session: S; user: U } | null>;
   /** Runs `fn` in one transaction; the adapter passed to `fn` runs inside it. */
   transaction<R>(fn: (trx: Adapter) => Promise<R>): Promise<R>;
   /** Creates every table, column and index of the schema that is missing. */

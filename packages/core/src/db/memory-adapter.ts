@@ -241,6 +241,15 @@ function build(schema: ResolvedSchema, store: Record<string, Table>, journal: Ch
       for (const row of rows) remove(model, row);
       return rows.length;
     },
+    async findSessionWithUser<S extends Row, U extends Row>(token: string) {
+      const sessionModel = modelOf("session");
+      const userModel = modelOf("user");
+      const session = first(sessionModel, [{ field: "token", value: token }]);
+      const userId = session?.[fieldOf(sessionModel, "userId").fieldName];
+      const user = userId == null ? undefined : first(userModel, [{ field: "id", value: userId as string }]);
+      if (!session || !user) return null;
+      return { session: toOutput<S>(sessionModel, session), user: toOutput<U>(userModel, user) };
+    },
     async consumeOne<T extends Row>({ model: name, where }: Args<"consumeOne">): Promise<T | null> {
       const model = modelOf(name);
       // Find and remove happen in one synchronous step: no other caller can see the row between.

@@ -53,6 +53,35 @@ describe("scryptDerive (RFC 7914 §12)", () => {
   });
 });
 
+describe("scryptDerive in flight (native hashes wait for a free core)", () => {
+  const params = { N: 1024, r: 8, p: 1, dkLen: 32 };
+  const derive = (password: string, engine: ScryptEngine = "auto") =>
+    scryptDerive(utf8Encode(password), utf8Encode("salt"), params, engine).then(hexEncode);
+
+  it("answers every one of many concurrent derivations with its own key", async () => {
+    const passwords = Array.from({ length: 12 }, (_, i) => `password-${i}`);
+    const native = await Promise.all(passwords.map((pw) => derive(pw)));
+    const noble = await Promise.all(passwords.map((pw) => derive(pw, "noble")));
+    expect(native).toEqual(noble);
+    expect(new Set(native).size).toBe(passwords.length);
+  });
+
+  it("gives a failed derivation's place to the next one", async () => {
+    const bad = { N: 1000, r: 8, p: 1, dkLen: 32 }; // N must be a power of two
+    const failures = Array.from({ length: 6 }, () =>
+      scryptDerive(utf8Encode("pw"), utf8Encode("salt"), bad).then(
+        () => "resolved",
+        () => "rejected",
+      ),
+    );
+    expect(await Promise.all(failures)).toEqual(Array(6).fill("rejected"));
+    expect(await Promise.all([derive("after-1"), derive("after-2")])).toEqual([
+      await derive("after-1", "noble"),
+      await derive("after-2", "noble"),
+    ]);
+  });
+});
+
 describe("hashPassword", () => {
   it("produces <32 hex salt>:<128 hex key>, a fresh salt each time", async () => {
     const [a, b] = await Promise.all([hashPassword("password123"), hashPassword("password123")]);

@@ -17,7 +17,7 @@ export const DONT_REMEMBER_COOKIE = "better-auth.dont_remember";
 
 /** Counts the storage reads made through `adapter` (a real memory adapter, only observed). */
 function countingReads(factory: AdapterFactory, reads: { count: number }): AdapterFactory {
-  const READS = new Set<PropertyKey>(["findOne", "findMany", "count"]);
+  const READS = new Set<PropertyKey>(["findOne", "findMany", "count", "findSessionWithUser"]);
   return (init) => {
     const adapter = factory(init);
     return new Proxy(adapter, {

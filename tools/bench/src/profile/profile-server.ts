@@ -1,16 +1,16 @@
-// Profiles one bench server under get-session load: the same esbuild bundle, the same
-// @hono/node-server layer and the same autocannon load as `pnpm bench`, with `--cpu-prof` on
-// the server process. Prints the rps and writes the .cpuprofile to the directory given.
+// Profiles one bench server under one figure's load: the same esbuild bundle, the same
+// @hono/node-server layer and the same autocannon load as `pnpm bench`, the server profiled
+// through the inspector (see cpu-profile-preload.mjs). Prints rps, latency and the CPU time the
+// server (and the database) spent per request; writes the .cpuprofile to --out.
 //
-//   pnpm --filter @latchkey/bench exec tsx --conditions=@latchkey/source src/profile/profile-server.ts \
-//     [--impl=latchkey|reference] [--db=sqlite|postgres] [--cache] [--redis] [--bearer] [--figure=sign-in]
-//     [--seconds=10] [--out=/tmp/prof] [--no-prof]
+//   pnpm --filter @latchkey/bench profile [--impl=latchkey|reference] [--db=sqlite|postgres] [--cache]
+//     [--redis] [--bearer] [--figure=sign-in] [--seconds=10] [--out=/tmp/prof] [--no-prof]
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { buildServers } from "../build.js";
 import { startServer } from "../child-server.js";
 import { figureRequest, type FigureName } from "../figures.js";
 import { runLoad } from "../load.js";
-import { fileURLToPath } from "node:url";
 import { seedUser } from "../seed.js";
 import { openStores } from "../stores.js";
 
@@ -36,7 +36,6 @@ process.env.PROFILE_DIR = out;
 process.env.PROFILE_CPU = flag("no-prof") ? "0" : "1";
 process.env.NODE_OPTIONS = `--import=${new URL("./cpu-profile-preload.mjs", import.meta.url).href}`;
 
-/** User + system CPU time of a process so far, in microseconds (/proc, clock ticks of 10 ms). */
 /** CPU time of every postgres and redis-server process on the machine, in microseconds. */
 const databaseMicros = (): number => {
   let total = 0;
@@ -52,10 +51,12 @@ const databaseMicros = (): number => {
   return total;
 };
 
+/** User + system CPU time of a process so far, in microseconds (/proc, clock ticks of 10 ms). */
 const cpuMicros = (pid: string): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 };
+
 try {
   const server = await startServer(impl, entries[impl], {
     secret: "bench-secret-bench-secret-bench-secret-123",

@@ -36,6 +36,8 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
   const byToken = (token: string): Where[] => [{ field: "token", value: token }];
 
   const findInDatabase = async (token: string): Promise<SessionWithUser | null> => {
+    // One join where the adapter offers it: this read runs on every authenticated request.
+    if (adapter.findSessionWithUser) return adapter.findSessionWithUser<Session, User>(token);
     const session = await adapter.findOne<Session>({ model: "session", where: byToken(token) });
     if (!session) return null;
     const user = await adapter.findOne<User>({
