@@ -9,7 +9,7 @@ export interface DiscoveredPlugin {
   packageName: string;
   /** Absolute path of the package's source entry (its `@latchkey/source` export). */
   entry: string;
-  /** The factory's export name: the package name in camelCase (`two-factor` → `twoFactor`). */
+  /** The factory's export name: the package name in camelCase, any letter case (`oauth-proxy` → `oAuthProxy`). */
   factory: string;
 }
 
@@ -29,13 +29,17 @@ export interface PluginDiscovery {
  */
 export const REFERENCE_PLUGINS: Record<string, { from: string; factory: string }> = {
   bearer: { from: "better-auth/plugins", factory: "bearer" },
+  "generic-oauth": { from: "better-auth/plugins", factory: "genericOAuth" },
+  "last-login-method": { from: "better-auth/plugins", factory: "lastLoginMethod" },
+  "oauth-proxy": { from: "better-auth/plugins", factory: "oAuthProxy" },
+  "one-tap": { from: "better-auth/plugins", factory: "oneTap" },
 };
 
 /**
- * Options passed to a factory that refuses to be called without any. Empty today: every
- * plugin package so far has defaults for everything.
+ * Options passed to a factory that refuses to be called without any (both implementations get
+ * the same). Generic OAuth needs its provider list; an empty one installs the plugin as is.
  */
-export const FACTORY_OPTIONS: Record<string, unknown> = {};
+export const FACTORY_OPTIONS: Record<string, unknown> = { genericOAuth: { config: [] } };
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -66,7 +70,7 @@ export async function discoverPlugins(root = repoRoot): Promise<PluginDiscovery>
     const factory = camelCase(pkg.name.replace(/^@latchkey\//, ""));
     const found = await callFactory(entry, factory);
     if (typeof found === "string") discovery.skipped.push({ packageName: pkg.name, reason: found });
-    else discovery.plugins.push({ id: found.id, packageName: pkg.name, entry, factory });
+    else discovery.plugins.push({ id: found.id, packageName: pkg.name, entry, factory: found.factory });
   }
   discovery.unmapped = discovery.plugins.map((p) => p.id).filter((id) => !(id in REFERENCE_PLUGINS));
   return discovery;
@@ -79,7 +83,10 @@ interface PackageJson {
 }
 
 /** The plugin the factory returns, or why there is none. */
-async function callFactory(entry: string, factory: string): Promise<{ id: string } | string> {
+async function callFactory(
+  entry: string,
+  factory: string,
+): Promise<{ id: string; factory: string } | string> {
   let module: Record<string, unknown>;
   try {
     module = (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
@@ -87,14 +94,20 @@ async function callFactory(entry: string, factory: string): Promise<{ id: string
     // A package scaffolded but not written yet (no entry file) must not stop the bench.
     return `entry does not load (${(error as Error).message.split("\n")[0]})`;
   }
-  const make = module[factory];
-  if (typeof make !== "function") return `exports no \`${factory}()\` factory (not a server plugin)`;
+  // Names keep the spelling of the thing they make (`genericOAuth`, `oAuthProxy`), so the
+  // package name matches them without regard to letter case.
+  const name = Object.keys(module).find(
+    (key) => key.toLowerCase() === factory.toLowerCase() && typeof module[key] === "function",
+  );
+  const make = name === undefined ? undefined : module[name];
+  if (name === undefined || typeof make !== "function")
+    return `exports no \`${factory}()\` factory (not a server plugin)`;
   try {
-    const plugin = (make as (options?: unknown) => unknown)(FACTORY_OPTIONS[factory]);
+    const plugin = (make as (options?: unknown) => unknown)(FACTORY_OPTIONS[name]);
     const id = (plugin as { id?: unknown } | null)?.id;
-    return typeof id === "string" ? { id } : `\`${factory}()\` returned no plugin id`;
+    return typeof id === "string" ? { id, factory: name } : `\`${name}()\` returned no plugin id`;
   } catch (error) {
-    return `\`${factory}()\` needs options (${(error as Error).message}); add them to FACTORY_OPTIONS`;
+    return `\`${name}()\` needs options (${(error as Error).message}); add them to FACTORY_OPTIONS`;
   }
 }
 
@@ -103,10 +116,10 @@ export function virtualModules(discovery: PluginDiscovery): Record<string, strin
   const latchkey = discovery.plugins;
   const reference = latchkey.flatMap((p) => {
     const counterpart = REFERENCE_PLUGINS[p.id];
-    return counterpart ? [{ id: p.id, ...counterpart }] : [];
+    // The reference's factory gets the options its Latchkey counterpart gets.
+    return counterpart ? [{ id: p.id, ...counterpart, optionsOf: p.factory }] : [];
   });
-  const options = (p: { factory: string }): string =>
-    JSON.stringify(FACTORY_OPTIONS[p.factory] ?? undefined) ?? "";
+  const options = (factory: string): string => JSON.stringify(FACTORY_OPTIONS[factory] ?? undefined) ?? "";
   const lazy = (cases: string[]): string =>
     [
       "export async function loadPlugins(ids) {",
@@ -124,22 +137,22 @@ export function virtualModules(discovery: PluginDiscovery): Record<string, strin
     "bench:latchkey-plugins": lazy(
       latchkey.map(
         (p) =>
-          `      case ${JSON.stringify(p.id)}: plugins.push((await import(${JSON.stringify(p.entry)})).${p.factory}(${options(p)})); break;`,
+          `      case ${JSON.stringify(p.id)}: plugins.push((await import(${JSON.stringify(p.entry)})).${p.factory}(${options(p.factory)})); break;`,
       ),
     ),
     "bench:reference-plugins": lazy(
       reference.map(
         (p) =>
-          `      case ${JSON.stringify(p.id)}: plugins.push((await import(${JSON.stringify(p.from)})).${p.factory}()); break;`,
+          `      case ${JSON.stringify(p.id)}: plugins.push((await import(${JSON.stringify(p.from)})).${p.factory}(${options(p.optionsOf)})); break;`,
       ),
     ),
     "bench:latchkey-all-plugins": [
       ...latchkey.map((p, i) => `import { ${p.factory} as plugin${i} } from ${JSON.stringify(p.entry)};`),
-      `export function allPlugins() { return [${latchkey.map((p, i) => `plugin${i}(${options(p)})`).join(", ")}]; }`,
+      `export function allPlugins() { return [${latchkey.map((p, i) => `plugin${i}(${options(p.factory)})`).join(", ")}]; }`,
     ].join("\n"),
     "bench:reference-all-plugins": [
       ...reference.map((p, i) => `import { ${p.factory} as plugin${i} } from ${JSON.stringify(p.from)};`),
-      `export function allPlugins() { return [${reference.map((_, i) => `plugin${i}()`).join(", ")}]; }`,
+      `export function allPlugins() { return [${reference.map((p, i) => `plugin${i}(${options(p.optionsOf)})`).join(", ")}]; }`,
     ].join("\n"),
   };
 }
