@@ -1,10 +1,3 @@
-import { defineConfig } from "tsdown";
+import { latchkeyBuild } from "../../tsdown.shared.ts";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: "esm",
-  dts: true,
-  platform: "neutral",
-  fixedExtension: false,
-  clean: true,
-});
+export default latchkeyBuild();
