@@ -52,17 +52,43 @@ function hashSlots(): number {
   return slots;
 }
 
+type ELU = { idle: number; active: number; utilization: number };
+type ELUFunction = (current?: ELU, previous?: ELU) => ELU;
+const eventLoopUtilization = (globalThis.performance as { eventLoopUtilization?: ELUFunction } | undefined)
+  ?.eventLoopUtilization;
+let sample: { at: number; elu: ELU; busy: boolean } | undefined;
+
+/**
+ * How many hashes may run now: one per core, or one core fewer while the event loop is busy
+ * (over half its time working in the last ~100 ms, Node's event-loop utilisation). A busy loop
+ * is serving other requests; leaving it a core keeps their latency while sign-ins run, and an
+ * idle loop (sign-ins alone) gets every core.
+ */
+function hashLimit(): number {
+  const cores = hashSlots();
+  if (cores < 2 || !eventLoopUtilization) return cores;
+  const now = Date.now();
+  if (!sample) sample = { at: now, elu: eventLoopUtilization(), busy: false };
+  else if (now - sample.at >= 100) {
+    const elu = eventLoopUtilization();
+    sample = { at: now, elu, busy: eventLoopUtilization(elu, sample.elu).utilization > 0.5 };
+  }
+  return sample.busy ? cores - 1 : cores;
+}
+
 /** Runs `hash` once a slot is free, in arrival order. */
 async function inSlot<T>(hash: () => Promise<T>): Promise<T> {
-  if (running < hashSlots()) running++;
+  if (running < hashLimit() && waiting.length === 0) running++;
   else await new Promise<void>((resolve) => waiting.push(resolve));
   try {
     return await hash();
   } finally {
-    // The slot passes straight to the next caller in line, or is given back.
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
+    running--;
+    // Hand slots on, in arrival order, up to what the loop can spare now (always at least one).
+    while (waiting.length > 0 && running < hashLimit()) {
+      running++;
+      waiting.shift()!();
+    }
   }
 }
 

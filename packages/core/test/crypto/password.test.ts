@@ -66,6 +66,20 @@ describe("scryptDerive in flight (native hashes wait for a free core)", () => {
     expect(new Set(native).size).toBe(passwords.length);
   });
 
+  it("keeps answering every derivation while the event loop is busy (one core left to the loop)", async () => {
+    // Two busy stretches of the loop, >100 ms apart, so the utilisation sample reads "busy".
+    const spin = (ms: number) => {
+      const end = Date.now() + ms;
+      while (Date.now() < end);
+    };
+    spin(120);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    spin(120);
+    const passwords = Array.from({ length: 6 }, (_, i) => `busy-${i}`);
+    const native = await Promise.all(passwords.map((pw) => derive(pw)));
+    expect(native).toEqual(await Promise.all(passwords.map((pw) => derive(pw, "noble"))));
+  });
+
   it("gives a failed derivation's place to the next one", async () => {
     const bad = { N: 1000, r: 8, p: 1, dkLen: 32 }; // N must be a power of two
     const failures = Array.from({ length: 6 }, () =>
