@@ -5,41 +5,11 @@ import { Redis } from "ioredis";
 import { createAuth, type Auth, type LatchkeyOptions } from "@latchkey/core";
 import { kyselyAdapter } from "@latchkey/adapter-kysely";
 import { redisStorage } from "@latchkey/redis-storage";
+import { referenceRedisStorage } from "@latchkey/test-support/reference-redis-storage";
 import { BASE_URL, SECRET, type Handler } from "./instances.ts";
+
+export { referenceRedisStorage };
 import { openSqlite, tempDatabaseFile, type SqliteConnection } from "./sqlite.ts";
-
-const INCREMENT = `
-local value = redis.call("INCR", KEYS[1])
-if value == 1 then
-  redis.call("EXPIRE", KEYS[1], ARGV[1])
-end
-return value
-`;
-
-/**
- * The reference's `@better-auth/redis-storage` 1.7.5 (`redisStorage({ client, keyPrefix })`),
- * written out because the package has no 1.7.6 release to install: `<prefix><key>`, SETEX
- * when a TTL is given, GETDEL, and INCR + EXPIRE-on-first in a Lua script. Kept apart from
- * Latchkey's package so the test shows the two agree on keys rather than assuming it.
- */
-export function referenceRedisStorage(
-  client: Redis,
-  keyPrefix: string,
-): NonNullable<BetterAuthOptions["secondaryStorage"]> {
-  const key = (k: string) => `${keyPrefix}${k}`;
-  return {
-    get: (k) => client.get(key(k)),
-    set: async (k, value, ttl) => {
-      if (ttl !== undefined && ttl > 0) await client.setex(key(k), ttl, value);
-      else await client.set(key(k), value);
-    },
-    delete: async (k) => {
-      await client.del(key(k));
-    },
-    getAndDelete: (k) => client.call("GETDEL", key(k)),
-    increment: async (k, ttl) => Number(await client.eval(INCREMENT, 1, key(k), ttl)),
-  };
-}
 
 /** A store as older ones were: no `getAndDelete`, no `increment`. */
 function withoutAtomics<T extends { get: unknown; set: unknown; delete: unknown }>(storage: T): T {

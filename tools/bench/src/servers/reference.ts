@@ -4,7 +4,7 @@ import { getMigrations } from "better-auth/db/migration";
 import { loadPlugins } from "bench:reference-plugins";
 import { readServerConfig } from "../server-config.js";
 import { openDatabase, openRedis } from "./drivers.js";
-import { referenceRedisStorage } from "./reference-redis-storage.js";
+import { referenceRedisStorage } from "@latchkey/test-support/reference-redis-storage";
 import { serveBench } from "./serve.js";
 
 const config = readServerConfig();
