@@ -4,7 +4,6 @@ import {
   Browser,
   FAULT_MESSAGE,
   faultyAdapter,
-  startIdP,
   type FaultSwitch,
   type TestIdP,
 } from "@latchkey/test-support";
@@ -13,17 +12,16 @@ import {
   AUTH,
   BASE,
   genericInstance,
-  IDP_REDIRECTS,
   idpConfig,
   SECRET,
   sessionOf,
   startFlow,
+  startAliceIdP,
 } from "./support/instance.ts";
 
 let idp: TestIdP;
 beforeAll(async () => {
-  idp = await startIdP(IDP_REDIRECTS);
-  idp.accounts.set("alice-sub", { email: "alice@example.com", email_verified: true, name: "Alice" });
+  idp = await startAliceIdP();
 });
 afterAll(() => idp.close());
 

@@ -9,12 +9,12 @@ import {
   sessionOf,
   signIn,
   startFlow,
+  startAliceIdP,
 } from "./support/instance.ts";
 
 let idp: TestIdP;
 beforeAll(async () => {
-  idp = await startIdP(IDP_REDIRECTS);
-  idp.accounts.set("alice-sub", { email: "alice@example.com", email_verified: true, name: "Alice" });
+  idp = await startAliceIdP();
   idp.accounts.set("bob-sub", { email: "bob@example.com", email_verified: true, name: "Bob" });
 });
 afterAll(() => idp.close());

@@ -1,20 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startIdP, type TestIdP } from "@latchkey/test-support";
+import type { TestIdP } from "@latchkey/test-support";
 import {
   accounts,
   AUTH,
   genericInstance,
-  IDP_REDIRECTS,
   idpConfig,
   sessionOf,
   signIn,
   startFlow,
+  startAliceIdP,
 } from "./support/instance.ts";
 
 let idp: TestIdP;
 beforeAll(async () => {
-  idp = await startIdP(IDP_REDIRECTS);
-  idp.accounts.set("alice-sub", { email: "alice@example.com", email_verified: true, name: "Alice" });
+  idp = await startAliceIdP();
 });
 afterAll(() => idp.close());
 

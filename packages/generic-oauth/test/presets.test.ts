@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findSocialProvider } from "@latchkey/core";
-import { CLIENT_ID, CLIENT_SECRET, startIdP, type TestIdP } from "@latchkey/test-support";
+import { CLIENT_ID, CLIENT_SECRET, type TestIdP } from "@latchkey/test-support";
 import {
   auth0,
   gumroad,
@@ -13,7 +13,7 @@ import {
   slack,
   yandex,
 } from "../src/index.ts";
-import { accounts, AUTH, genericInstance, IDP_REDIRECTS, sessionOf, signIn } from "./support/instance.ts";
+import { accounts, AUTH, genericInstance, sessionOf, signIn, startAliceIdP } from "./support/instance.ts";
 import { issueAccessToken, startOAuth2Server } from "./support/oauth2-server.ts";
 
 const client = { clientId: "cid", clientSecret: "secret" };
@@ -21,8 +21,7 @@ const TENANT = "8f0c5b1e-2d3a-4c5b-9e6f-0a1b2c3d4e5f";
 
 let idp: TestIdP;
 beforeAll(async () => {
-  idp = await startIdP(IDP_REDIRECTS);
-  idp.accounts.set("alice-sub", { email: "alice@example.com", email_verified: true, name: "Alice" });
+  idp = await startAliceIdP();
 });
 afterAll(() => idp.close());
 

@@ -1,20 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_ID, startIdP, type TestIdP } from "@latchkey/test-support";
+import { CLIENT_ID, type TestIdP } from "@latchkey/test-support";
 import {
   accounts,
   AUTH,
   genericInstance,
-  IDP_REDIRECTS,
   idpConfig,
   sessionOf,
   signIn,
+  startAliceIdP,
 } from "./support/instance.ts";
 import type { GenericOAuthConfig } from "../src/index.ts";
 
 let idp: TestIdP;
 beforeAll(async () => {
-  idp = await startIdP(IDP_REDIRECTS);
-  idp.accounts.set("alice-sub", { email: "alice@example.com", email_verified: true, name: "Alice" });
+  idp = await startAliceIdP();
 });
 afterAll(() => idp.close());
 

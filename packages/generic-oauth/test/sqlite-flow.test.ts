@@ -5,15 +5,14 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createAuth } from "@latchkey/core";
 import { kyselyAdapter } from "@latchkey/adapter-kysely";
-import { Browser, startIdP, type TestIdP } from "@latchkey/test-support";
+import { Browser, type TestIdP } from "@latchkey/test-support";
 import { genericOAuth } from "../src/index.ts";
-import { AUTH, BASE, IDP_REDIRECTS, idpConfig, SECRET, sessionOf, signIn } from "./support/instance.ts";
+import { AUTH, BASE, idpConfig, SECRET, sessionOf, signIn, startAliceIdP } from "./support/instance.ts";
 
 let idp: TestIdP;
 let dir: string;
 beforeAll(async () => {
-  idp = await startIdP(IDP_REDIRECTS);
-  idp.accounts.set("alice-sub", { email: "alice@example.com", email_verified: true, name: "Alice" });
+  idp = await startAliceIdP();
   dir = mkdtempSync(join(tmpdir(), "latchkey-generic-oauth-"));
 });
 afterAll(async () => {

@@ -24,17 +24,6 @@ export interface CallbackParams {
   iss?: string | undefined;
 }
 
-// Apple-style `user` parameter: a JSON object, anything else ignored.
-function parseUserParam(text: string | undefined): { email?: string } | undefined {
-  if (!text) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Production's half of a proxied flow: exchanges the code as the ordinary callback would,
  * but creates no user, account or session here. The result is encrypted and handed to the
@@ -72,7 +61,7 @@ export async function forwardToOrigin(
     // RFC 6749 §4.1.3: production's own callback, the redirect URI the provider saw.
     redirectURI: `${auth.baseURL}${callbackPath(provider)}`,
     idTokenNonce: flow.idTokenNonce,
-    user: parseUserParam(params.user),
+    user: params.user,
   });
   if ("error" in identified) return fail(identified.error);
   const { user, profile: providerProfile, account, tokens } = identified;

@@ -24,6 +24,21 @@ export async function authorizationResponseError(
   return null;
 }
 
+/** Apple's `user` form parameter: a JSON object with the name it shares on first sign-in only. */
+function userParameter(
+  text: string | undefined,
+): { name?: { firstName?: string; lastName?: string }; email?: string } | undefined {
+  if (!text) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as { email?: string })
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a code exchange established: the tokens, the provider's user and profile, and the account row. */
 export interface IdentifiedAccount {
   tokens: OAuth2Tokens;
@@ -56,8 +71,8 @@ export async function exchangeAndIdentify(
     deviceId?: string | undefined;
     redirectURI: string;
     idTokenNonce?: string | undefined;
-    /** Apple's first-sign-in `user` parameter, parsed. */
-    user?: { name?: { firstName?: string; lastName?: string }; email?: string } | undefined;
+    /** Apple's first-sign-in `user` parameter (JSON text; anything but an object is ignored). */
+    user?: string | undefined;
   },
 ): Promise<IdentifiedAccount | { error: OAuthCallbackErrorCode }> {
   let tokens: OAuth2Tokens | null;
@@ -78,7 +93,7 @@ export async function exchangeAndIdentify(
   }
   if (!tokens) return { error: E.INVALID_CODE };
   const info = await provider
-    .getUserInfo({ ...tokens, expectedIdTokenNonce: input.idTokenNonce, user: input.user })
+    .getUserInfo({ ...tokens, expectedIdTokenNonce: input.idTokenNonce, user: userParameter(input.user) })
     .catch(() => null);
   if (!info?.user) return { error: E.UNABLE_TO_GET_USER_INFO };
   const key = await resolveAccountKey(provider, tokens, info.data).catch(() => null);

@@ -29,20 +29,6 @@ const params = v.object({
 });
 type CallbackParams = v.InferOutput<typeof params>;
 
-function parseJSON(
-  text: string | undefined,
-): { name?: { firstName?: string; lastName?: string }; email?: string } | undefined {
-  if (!text) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as { email?: string })
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * `GET|POST /callback/:id`: the provider's redirect back. A POST (`response_mode=form_post`)
  * is turned into a GET of the same parameters, so the browser then carries its SameSite=Lax
@@ -113,7 +99,7 @@ async function handleCallback(
     deviceId: query.device_id,
     redirectURI: `${auth.baseURL}${redirectPath ?? callbackPath(provider)}`,
     idTokenNonce: state.idTokenNonce,
-    user: parseJSON(query.user),
+    user: query.user,
   });
   if ("error" in identified) throw fail(identified.error);
   const { user, profile, account, tokens } = identified;

@@ -1,5 +1,5 @@
 import { createAuth, memoryAdapter, type LatchkeyOptions, type Row } from "@latchkey/core";
-import { Browser, CLIENT_ID, CLIENT_SECRET, type TestIdP } from "@latchkey/test-support";
+import { Browser, CLIENT_ID, CLIENT_SECRET, startIdP, type TestIdP } from "@latchkey/test-support";
 import { genericOAuth, type GenericOAuthConfig, type GenericOAuthOptions } from "../../src/index.ts";
 
 export const BASE = "http://localhost:3000";
@@ -11,6 +11,13 @@ export const IDP_REDIRECTS = ["idp", "keycloak", "okta", "microsoft-entra-id"].f
   `${AUTH}/callback/${id}`,
   `${AUTH}/oauth2/callback/${id}`,
 ]);
+
+/** The real IdP with the redirect URIs these tests use and Alice's account. */
+export async function startAliceIdP(): Promise<TestIdP> {
+  const idp = await startIdP(IDP_REDIRECTS);
+  idp.accounts.set("alice-sub", { email: "alice@example.com", email_verified: true, name: "Alice" });
+  return idp;
+}
 
 /** A discovery config for the test IdP (its client authenticates with HTTP Basic). */
 export const idpConfig = (idp: TestIdP, extra: Partial<GenericOAuthConfig> = {}): GenericOAuthConfig => ({
