@@ -1,6 +1,5 @@
-import type { ColumnDataType } from "kysely";
 import { BetterAuthError, type ResolvedField, type ResolvedModel } from "@latchkey/core";
-import type { DatabaseType } from "./dialect.js";
+import type { DatabaseType } from "./database-type.js";
 import { indexName } from "./index-name.js";
 
 /** A table-level index with physical column names and its final name. */
@@ -60,7 +59,7 @@ export function columnType(
   column: string,
   field: ResolvedField | null,
   type: DatabaseType,
-): ColumnDataType {
+): string {
   // Ids and columns referencing ids: text, or varchar(36) on MySQL (a 32-character id or a UUID fits).
   if (!field || field.references?.field === "id") return type === "mysql" ? "varchar(36)" : "text";
   switch (field.type) {

@@ -1,9 +1,11 @@
-import type { Adapter, AdapterInit } from "@latchkey/core";
+import type { Adapter, AdapterInit, Row } from "@latchkey/core";
 import type { Kysely } from "kysely";
-import type { Connection, DB, DatabaseType } from "./dialect.js";
+import type { Connection } from "./connect.js";
+import type { DatabaseType } from "./database-type.js";
 import { planMigrations } from "./ddl.js";
 import { createScope, inTransaction, type Executor } from "./executor.js";
 import { dataOperations } from "./kysely-adapter.js";
+import type { Runner } from "./runners/runner.js";
 import { findSchemaProblems } from "./schema-check.js";
 
 /** Options of `kyselyAdapter`. */
@@ -21,56 +23,63 @@ export interface KyselyAdapterOptions {
   preparedStatements?: boolean;
 }
 
-/** A Latchkey adapter plus the Kysely instance behind it. */
+/** A Latchkey adapter, its dialect, and a way to send SQL of your own on its connection. */
 export interface KyselyAdapter extends Adapter {
-  readonly db: Kysely<unknown>;
+  /** The Kysely instance the adapter was given; `undefined` for a dialect or a raw driver. */
+  readonly db: Kysely<unknown> | undefined;
   readonly type: DatabaseType;
+  /**
+   * Runs one SQL statement (placeholders `?`, or `$1`… on PostgreSQL) on the adapter's
+   * connection, inside the open `transaction()` if there is one, and returns its rows.
+   */
+  query(sql: string, parameters?: readonly unknown[]): Promise<Row[]>;
 }
 
-/** What `kyselyAdapter` returns: an `AdapterFactory` whose adapters expose `db` and `type`. */
+/** What `kyselyAdapter` returns: an `AdapterFactory` whose adapters expose `db`, `type` and `query`. */
 export type KyselyAdapterFactory = (init: AdapterInit) => KyselyAdapter;
 
 /** The adapter factory over a resolved connection; every entry point's `kyselyAdapter` ends here. */
 export function createKyselyAdapter(connection: Connection): KyselyAdapterFactory {
-  const { type } = connection;
-  const root = connection.db;
+  const { type, runner: root } = connection;
   // Adapter calls made through the root adapter inside `transaction()` join the transaction.
-  const scope = createScope<DB>();
+  const scope = createScope<Runner>();
   let closed = false;
 
   return ({ schema }) => {
-    const executor = (current: () => DB): Executor => ({
+    const executor = (current: () => Runner): Executor => ({
       schema,
       type,
       db: current,
-      prepared: connection.prepared,
+      prepare: root.prepare,
       atomically: (fn) => inTransaction(current(), type, fn),
     });
 
-    const make = (current: () => DB): KyselyAdapter => {
+    const make = (current: () => Runner): KyselyAdapter => {
+      const x = executor(current);
       const adapter: KyselyAdapter = {
         id: "kysely",
-        db: root as Kysely<unknown>,
+        db: connection.kysely,
         type,
-        ...dataOperations(executor(current)),
+        ...dataOperations(x),
         async transaction(fn) {
           const open = current();
-          // Nested use joins the open transaction (Kysely has no nested transactions).
+          // Nested use joins the open transaction.
           if (open.isTransaction) return fn(adapter);
-          return open.transaction().execute((trx) => {
+          return open.transaction((trx) => {
             const inner = make(() => trx);
             return scope ? scope.run(trx, () => fn(inner)) : fn(inner);
           });
         },
+        query: async (sql, parameters = []) => (await current().run({ sql, parameters: [...parameters] })).rows,
         createTables: async () => {
-          for (const statement of await planMigrations(current(), type, schema)) await statement.execute();
+          for (const statement of await planMigrations(x)) await current().run(statement);
         },
-        findSchemaProblems: () => findSchemaProblems(current(), type, schema),
+        findSchemaProblems: () => findSchemaProblems(x),
         async close() {
-          // Only an instance built here from a raw driver is ours to destroy.
-          if (connection.owned && !closed) {
+          // A caller's Kysely instance stays open (its runner's close does nothing).
+          if (!closed) {
             closed = true;
-            await root.destroy();
+            await root.close();
           }
         },
       };

@@ -1,4 +1,3 @@
-import { sql, type ColumnDefinitionBuilder, type CompiledQuery, type ColumnDataType } from "kysely";
 import {
   BetterAuthError,
   orderedModels,
@@ -6,16 +5,12 @@ import {
   type ResolvedModel,
   type ResolvedSchema,
 } from "@latchkey/core";
-import type { DB, DatabaseType } from "./dialect.js";
+import { columnType, tableIndexes, type PhysicalIndex } from "./column-type.js";
+import type { DatabaseType } from "./database-type.js";
+import { run, type Executor } from "./executor.js";
 import { indexName } from "./index-name.js";
 import { indexKey, listIndexes, listTables } from "./introspect.js";
-import { columnType, tableIndexes, type PhysicalIndex } from "./column-type.js";
-
-/** One DDL statement, compiled for inspection or executed. */
-export interface Statement {
-  compile(): CompiledQuery;
-  execute(): Promise<unknown>;
-}
+import { compile, quote, sql, table, type Compiled } from "./sql.js";
 
 const isTimestampDefault = (field: ResolvedField, type: DatabaseType): boolean =>
   field.type === "date" && typeof field.defaultValue === "function" && type !== "sqlite";
@@ -30,38 +25,53 @@ function staticDefault(field: ResolvedField): string | number | boolean | undefi
     : undefined;
 }
 
+/** A literal in DDL, as Kysely writes immediate values: quotes doubled (and, on MySQL, backslashes). */
+function literal(value: string | number | boolean, type: DatabaseType): string {
+  if (typeof value !== "string") return String(value);
+  const escaped = value.replace(/[\\']/g, (c) => (c === "'" ? "''" : type === "mysql" ? "\\\\" : c));
+  return `'${escaped}'`;
+}
+
+/** A table name, `schema.table` qualified, quoted. */
+const tableName = (name: string, type: DatabaseType): string => compile(sql`${table(name)}`, type).sql;
+
 /**
- * Column constraints in the reference's order: NOT NULL unless optional, the foreign key
- * (`ON DELETE` defaults to cascade), inline UNIQUE on CREATE TABLE, and `CURRENT_TIMESTAMP`
- * (`(3)` on MySQL) for dates whose app default is a function, except on SQLite.
+ * One column definition in the text Kysely's schema builder wrote for the reference's migration
+ * tool: name and type, then `default`, `not null`, `unique`, `primary key` and `references … on
+ * delete …` in that order. NOT NULL unless optional; the foreign key (`ON DELETE` defaults to
+ * cascade); inline UNIQUE on CREATE TABLE; `CURRENT_TIMESTAMP` (`(3)` on MySQL) for dates whose
+ * app default is a function, except on SQLite; on ADD COLUMN, a literal default when the field has one.
  */
-function constrain(
-  col: ColumnDefinitionBuilder,
+function columnDefinition(
+  model: ResolvedModel,
   field: ResolvedField,
   schema: ResolvedSchema,
   type: DatabaseType,
   adding: boolean,
-): ColumnDefinitionBuilder {
-  let c = field.required !== false ? col.notNull() : col;
+): string {
+  let text = `${quote(field.fieldName, type)} ${columnType(model, field.fieldName, field, type)}`;
+  if (isTimestampDefault(field, type)) {
+    text += type === "mysql" ? " default CURRENT_TIMESTAMP(3)" : " default CURRENT_TIMESTAMP";
+  } else if (adding) {
+    const value = staticDefault(field);
+    if (value !== undefined)
+      text += ` default ${literal(typeof value === "boolean" && type === "sqlite" ? Number(value) : value, type)}`;
+  }
+  if (field.required !== false) text += " not null";
+  if (field.unique && !adding) text += " unique";
   if (field.references) {
     const target = schema[field.references.model];
-    const table = target?.tableName ?? field.references.model;
+    const referenced = target?.tableName ?? field.references.model;
     const column =
       field.references.field === "id"
         ? "id"
         : (target?.fields[field.references.field]?.fieldName ?? field.references.field);
-    c = c.references(`${table}.${column}`).onDelete(field.references.onDelete ?? "cascade");
+    text += ` references ${tableName(referenced, type)} (${quote(column, type)}) on delete ${field.references.onDelete ?? "cascade"}`;
   }
-  if (field.unique && !adding) c = c.unique();
-  if (isTimestampDefault(field, type)) {
-    c = c.defaultTo(type === "mysql" ? sql`CURRENT_TIMESTAMP(3)` : sql`CURRENT_TIMESTAMP`);
-  } else if (adding) {
-    const value = staticDefault(field);
-    if (value !== undefined)
-      c = c.defaultTo(typeof value === "boolean" && type === "sqlite" ? Number(value) : value);
-  }
-  return c;
+  return text;
 }
+
+const statement = (text: string): Compiled => ({ sql: text, parameters: [] });
 
 /**
  * The statements that bring the database up to `schema`, as the reference's migration tool
@@ -71,45 +81,41 @@ function constrain(
  * skipped. Refuses, before changing anything, to add a required column without a default to
  * a table that has rows: existing rows would have no value (MySQL would invent one).
  */
-export async function planMigrations(
-  db: DB,
-  type: DatabaseType,
-  schema: ResolvedSchema,
-): Promise<Statement[]> {
-  const tables = new Map((await listTables(db, type)).map((t) => [t.name, t]));
-  const existingIndexes = await listIndexes(db, type);
-  const creates: Statement[] = [];
-  const alters: Statement[] = [];
-  const indexes: Statement[] = [];
-  const addIndex = (table: string, index: PhysicalIndex): void => {
-    if (existingIndexes.has(indexKey(table, index.name))) return;
-    existingIndexes.add(indexKey(table, index.name));
-    const builder = db.schema.createIndex(index.name).on(table).columns(index.columns);
-    indexes.push(index.unique ? builder.unique() : builder);
+export async function planMigrations(x: Executor): Promise<Compiled[]> {
+  const { type, schema } = x;
+  const tables = await listTables(x);
+  const existingIndexes = await listIndexes(x);
+  const creates: Compiled[] = [];
+  const alters: Compiled[] = [];
+  const indexes: Compiled[] = [];
+  const addIndex = (on: string, index: PhysicalIndex): void => {
+    if (existingIndexes.has(indexKey(on, index.name))) return;
+    existingIndexes.add(indexKey(on, index.name));
+    const columns = index.columns.map((c) => quote(c, type)).join(", ");
+    indexes.push(
+      statement(
+        `create ${index.unique ? "unique " : ""}index ${quote(index.name, type)} on ${tableName(on, type)} (${columns})`,
+      ),
+    );
   };
 
   for (const model of orderedModels(schema).filter((m) => !m.disableMigration)) {
     const existing = tables.get(model.tableName);
     const fields = Object.values(model.fields);
     if (!existing) {
-      let create = db.schema
-        .createTable(model.tableName)
-        .addColumn("id", columnType(model, "id", null, type), (c) => c.primaryKey().notNull());
-      for (const field of fields) {
-        const dataType: ColumnDataType = columnType(model, field.fieldName, field, type);
-        create = create.addColumn(field.fieldName, dataType, (c) => constrain(c, field, schema, type, false));
-      }
-      creates.push(create);
+      const columns = [
+        `${quote("id", type)} ${columnType(model, "id", null, type)} not null primary key`,
+        ...fields.map((field) => columnDefinition(model, field, schema, type, false)),
+      ];
+      creates.push(statement(`create table ${tableName(model.tableName, type)} (${columns.join(", ")})`));
     } else {
-      const present = new Set(existing.columns.map((c) => c.name));
-      const missing = fields.filter((f) => !present.has(f.fieldName));
-      await refuseUnsafeAdditions(db, model, missing, type);
+      const missing = fields.filter((f) => !existing.has(f.fieldName));
+      await refuseUnsafeAdditions(x, model, missing);
       for (const field of missing) {
-        const dataType: ColumnDataType = columnType(model, field.fieldName, field, type);
         alters.push(
-          db.schema
-            .alterTable(model.tableName)
-            .addColumn(field.fieldName, dataType, (c) => constrain(c, field, schema, type, true)),
+          statement(
+            `alter table ${tableName(model.tableName, type)} add column ${columnDefinition(model, field, schema, type, true)}`,
+          ),
         );
         // SQLite cannot add a UNIQUE column, so an added unique column gets a unique index.
         if (field.unique)
@@ -134,17 +140,12 @@ export async function planMigrations(
   return [...creates, ...alters, ...indexes];
 }
 
-async function refuseUnsafeAdditions(
-  db: DB,
-  model: ResolvedModel,
-  missing: ResolvedField[],
-  type: DatabaseType,
-): Promise<void> {
+async function refuseUnsafeAdditions(x: Executor, model: ResolvedModel, missing: ResolvedField[]): Promise<void> {
   const unsafe = missing.filter(
-    (f) => f.required !== false && !isTimestampDefault(f, type) && staticDefault(f) === undefined,
+    (f) => f.required !== false && !isTimestampDefault(f, x.type) && staticDefault(f) === undefined,
   );
   if (unsafe.length === 0) return;
-  const { rows } = await sql`SELECT 1 AS present FROM ${sql.table(model.tableName)} LIMIT 1`.execute(db);
+  const { rows } = await run(x, sql`SELECT 1 AS present FROM ${table(model.tableName)} LIMIT 1`);
   if (rows.length === 0) return;
   const columns = unsafe.map((f) => `"${f.fieldName}"`).join(", ");
   throw new BetterAuthError(

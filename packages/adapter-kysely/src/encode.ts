@@ -1,5 +1,5 @@
 import type { ResolvedField, ResolvedModel, Row } from "@latchkey/core";
-import type { DatabaseType } from "./dialect.js";
+import type { DatabaseType } from "./database-type.js";
 import { fieldOf, ID_FIELD, outputFields } from "./model.js";
 
 /**

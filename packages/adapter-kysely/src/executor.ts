@@ -1,19 +1,24 @@
 import type { AsyncLocalStorage } from "node:async_hooks";
 import type { ResolvedSchema } from "@latchkey/core";
-import type { DB, DatabaseType } from "./dialect.js";
-import type { PreparedStatements } from "./pg-prepared.js";
+import type { DatabaseType } from "./database-type.js";
+import type { QueryResult, Runner } from "./runners/runner.js";
+import { compile, type Fragment } from "./sql.js";
 
 /** What every operation needs: the schema, the dialect, and where to send SQL. */
 export interface Executor {
   schema: ResolvedSchema;
   type: DatabaseType;
-  /** The connection for this call: the open transaction if there is one, else the root instance. */
-  db(): DB;
-  /** Where to mark hot queries as prepared statements; absent unless the adapter wraps a raw `pg` Pool. */
-  prepared?: PreparedStatements;
+  /** The connection for this call: the open transaction if there is one, else the root. */
+  db(): Runner;
+  /** Marks a hot statement text to be sent as a named prepared statement (raw `pg` Pools only). */
+  prepare?(sql: string): void;
   /** Runs `fn` in a transaction, joining the current one when `db()` already is one. */
-  atomically<R>(fn: (db: DB) => Promise<R>): Promise<R>;
+  atomically<R>(fn: (db: Runner) => Promise<R>): Promise<R>;
 }
+
+/** Compiles `statement` for the executor's dialect and runs it on `on` (default: `x.db()`). */
+export const run = (x: Executor, statement: Fragment, on: Runner = x.db()): Promise<QueryResult> =>
+  on.run(compile(statement, x.type));
 
 /** A minimal async-context slot; absent on runtimes without `AsyncLocalStorage`. */
 export interface Scope<T> {
@@ -52,11 +57,15 @@ function isRetryable(error: unknown): boolean {
  * Runs `fn` in its own transaction, retried when MySQL picks it as a deadlock victim (row
  * locks taken by `SELECT … FOR UPDATE` under contention); other dialects never retry.
  */
-export async function inTransaction<R>(db: DB, type: DatabaseType, fn: (trx: DB) => Promise<R>): Promise<R> {
+export async function inTransaction<R>(
+  db: Runner,
+  type: DatabaseType,
+  fn: (trx: Runner) => Promise<R>,
+): Promise<R> {
   if (db.isTransaction) return fn(db);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(fn);
+      return await db.transaction(fn);
     } catch (error) {
       if (type !== "mysql" || attempt >= 5 || !isRetryable(error)) throw error;
     }

@@ -1,11 +1,12 @@
-import { connect, type DatabaseInput } from "./dialect.js";
+import { connect, type DatabaseInput } from "./connect.js";
 import {
   createKyselyAdapter,
   type KyselyAdapterFactory,
   type KyselyAdapterOptions,
 } from "./create-adapter.js";
 
-export type { DatabaseInput, DatabaseType } from "./dialect.js";
+export type { DatabaseInput } from "./connect.js";
+export type { DatabaseType } from "./database-type.js";
 export type { KyselyAdapter, KyselyAdapterFactory, KyselyAdapterOptions } from "./create-adapter.js";
 
 /**

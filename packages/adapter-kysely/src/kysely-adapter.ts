@@ -1,39 +1,32 @@
-import { sql, type RawBuilder } from "kysely";
 import { BetterAuthError, type Adapter, type ResolvedModel, type Row, type Where } from "@latchkey/core";
-import type { DB } from "./dialect.js";
 import { decodeRow, encodeRow } from "./encode.js";
-import type { Executor } from "./executor.js";
+import { run, type Executor } from "./executor.js";
 import { fieldOf, modelOf, outputFields } from "./model.js";
 import { sessionWithUser } from "./session-join.js";
 import { consumeOne, increments, updateOne, type Assignments } from "./single-row.js";
+import { empty, id, join, raw, sql, table, type Fragment } from "./sql.js";
 import { whereClause, whereSql } from "./where.js";
-
-async function rows(query: RawBuilder<Row>, db: DB): Promise<Row[]> {
-  return (await query.execute(db)).rows;
-}
 
 /** Arguments of one adapter operation. */
 type Args<K extends keyof Adapter> = Adapter[K] extends ((args: infer A) => unknown) | undefined ? A : never;
 
-const affected = (result: { numAffectedRows?: bigint }): number => Number(result.numAffectedRows ?? 0n);
-
 /** The data operations of the adapter, sent through `x` (the root instance or a transaction). */
 export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction"> {
   const model = (name: string): ResolvedModel => modelOf(x.schema, name);
-  const where = (m: ResolvedModel, w: Where[] | undefined): RawBuilder<unknown> | null =>
-    whereSql(m, w, x.type);
-  const columns = (m: ResolvedModel, select?: string[]): RawBuilder<unknown> =>
-    select?.length ? sql.join(outputFields(m, select).map((f) => sql.id(fieldOf(m, f).fieldName))) : sql`*`;
+  const where = (m: ResolvedModel, w: Where[] | undefined): Fragment | null => whereSql(m, w, x.type);
+  const columns = (m: ResolvedModel, select?: string[]): Fragment =>
+    select?.length ? join(outputFields(m, select).map((f) => id(fieldOf(m, f).fieldName))) : raw("*");
   const assignments = (m: ResolvedModel, data: Row): Assignments =>
-    encodeRow(m, data, x.type).map(([column, value]) => sql`${sql.id(column)} = ${value}`);
+    encodeRow(m, data, x.type).map(([column, value]) => sql`${id(column)} = ${value}`);
+  const rows = async (query: Fragment): Promise<Row[]> => (await run(x, query)).rows;
 
   const findOne = async <T extends Row>(
     m: ResolvedModel,
     w: Where[],
     select?: string[],
   ): Promise<T | null> => {
-    const query = sql<Row>`SELECT ${columns(m, select)} FROM ${sql.table(m.tableName)}${whereClause(where(m, w))} LIMIT 1`;
-    const [row] = await rows(query, x.db());
+    const query = sql`SELECT ${columns(m, select)} FROM ${table(m.tableName)}${whereClause(where(m, w))} LIMIT 1`;
+    const [row] = await rows(query);
     return row ? decodeRow<T>(m, row, select) : null;
   };
 
@@ -41,14 +34,11 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
     async create<T extends Row>({ model: name, data, select }: Args<"create">): Promise<T> {
       const m = model(name);
       const pairs = encodeRow(m, data, x.type);
-      const table = sql.table(m.tableName);
-      const names = sql.join(pairs.map(([column]) => sql.id(column)));
-      const values = sql.join(pairs.map(([, value]) => value));
+      const into = table(m.tableName);
+      const names = join(pairs.map(([column]) => id(column)));
+      const values = join(pairs.map(([, value]) => value));
       if (x.type !== "mysql") {
-        const [row] = await rows(
-          sql<Row>`INSERT INTO ${table} (${names}) VALUES (${values}) RETURNING *`,
-          x.db(),
-        );
+        const [row] = await rows(sql`INSERT INTO ${into} (${names}) VALUES (${values}) RETURNING *`);
         if (!row) throw new BetterAuthError(`Insert into "${m.tableName}" returned no row.`);
         return decodeRow<T>(m, row, select);
       }
@@ -56,7 +46,7 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
       if (data.id === undefined || data.id === null) {
         throw new BetterAuthError(`Creating a "${name}" row on MySQL needs an id.`);
       }
-      await sql`INSERT INTO ${table} (${names}) VALUES (${values})`.execute(x.db());
+      await run(x, sql`INSERT INTO ${into} (${names}) VALUES (${values})`);
       const row = await findOne<T>(m, [{ field: "id", value: String(data.id) }], select);
       if (!row) throw new BetterAuthError(`Inserted "${m.tableName}" row could not be read back.`);
       return row;
@@ -73,24 +63,24 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
     }: Args<"findMany">): Promise<T[]> {
       const m = model(name);
       const order = sortBy
-        ? sql` ORDER BY ${sql.id(fieldOf(m, sortBy.field).fieldName)} ${sql.raw(sortBy.direction === "desc" ? "DESC" : "ASC")}`
-        : sql``;
+        ? sql` ORDER BY ${id(fieldOf(m, sortBy.field).fieldName)} ${raw(sortBy.direction === "desc" ? "DESC" : "ASC")}`
+        : empty();
       // SQLite and MySQL accept OFFSET only after a LIMIT; an offset alone gets "no limit".
-      const noLimit = x.type === "sqlite" ? sql.raw("-1") : sql.raw("18446744073709551615");
+      const noLimit = raw(x.type === "sqlite" ? "-1" : "18446744073709551615");
       const limitSql =
         limit !== undefined
           ? sql` LIMIT ${limit}`
           : offset !== undefined && x.type !== "postgres"
             ? sql` LIMIT ${noLimit}`
-            : sql``;
-      const offsetSql = offset !== undefined ? sql` OFFSET ${offset}` : sql``;
-      const query = sql<Row>`SELECT ${columns(m, select)} FROM ${sql.table(m.tableName)}${whereClause(where(m, w))}${order}${limitSql}${offsetSql}`;
-      return (await rows(query, x.db())).map((row) => decodeRow<T>(m, row, select));
+            : empty();
+      const offsetSql = offset !== undefined ? sql` OFFSET ${offset}` : empty();
+      const query = sql`SELECT ${columns(m, select)} FROM ${table(m.tableName)}${whereClause(where(m, w))}${order}${limitSql}${offsetSql}`;
+      return (await rows(query)).map((row) => decodeRow<T>(m, row, select));
     },
     async count({ model: name, where: w }) {
       const m = model(name);
-      const query = sql<Row>`SELECT COUNT(*) AS ${sql.id("count")} FROM ${sql.table(m.tableName)}${whereClause(where(m, w))}`;
-      const [row] = await rows(query, x.db());
+      const query = sql`SELECT COUNT(*) AS ${id("count")} FROM ${table(m.tableName)}${whereClause(where(m, w))}`;
+      const [row] = await rows(query);
       return Number(row?.count ?? 0);
     },
     async update<T extends Row>({ model: name, where: w, update }: Args<"update">): Promise<T | null> {
@@ -105,20 +95,17 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
       const m = model(name);
       const set = assignments(m, update);
       if (set.length === 0) return 0;
-      const query = sql`UPDATE ${sql.table(m.tableName)} SET ${sql.join(set)}${whereClause(where(m, w))}`;
-      return affected(await query.execute(x.db()));
+      return (await run(x, sql`UPDATE ${table(m.tableName)} SET ${join(set)}${whereClause(where(m, w))}`)).affected;
     },
     async delete({ model: name, where: w }) {
       // An empty `where` deletes nothing here, unlike `deleteMany`.
       if (w.length === 0) return;
       const m = model(name);
-      await sql`DELETE FROM ${sql.table(m.tableName)}${whereClause(where(m, w))}`.execute(x.db());
+      await run(x, sql`DELETE FROM ${table(m.tableName)}${whereClause(where(m, w))}`);
     },
     async deleteMany({ model: name, where: w }) {
       const m = model(name);
-      return affected(
-        await sql`DELETE FROM ${sql.table(m.tableName)}${whereClause(where(m, w))}`.execute(x.db()),
-      );
+      return (await run(x, sql`DELETE FROM ${table(m.tableName)}${whereClause(where(m, w))}`)).affected;
     },
     findSessionWithUser: sessionWithUser(x),
     async consumeOne<T extends Row>({ model: name, where: w }: Args<"consumeOne">): Promise<T | null> {

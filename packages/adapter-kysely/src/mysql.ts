@@ -2,7 +2,7 @@
 // application builds itself. It wraps no raw driver, so none of Kysely's built-in dialects (nor
 // the query compiler and introspector each brings) is bundled with it.
 import type { Dialect, Kysely } from "kysely";
-import { connectAs } from "./connection.js";
+import { connectAs } from "./connect.js";
 import { createKyselyAdapter, type KyselyAdapterFactory } from "./create-adapter.js";
 
 export type { KyselyAdapter, KyselyAdapterFactory } from "./create-adapter.js";

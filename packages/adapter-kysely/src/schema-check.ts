@@ -1,5 +1,5 @@
-import { orderedModels, type ResolvedSchema, type SchemaProblem } from "@latchkey/core";
-import type { DB, DatabaseType } from "./dialect.js";
+import { orderedModels, type SchemaProblem } from "@latchkey/core";
+import type { Executor } from "./executor.js";
 import { listTables } from "./introspect.js";
 
 /**
@@ -7,14 +7,9 @@ import { listTables } from "./introspect.js";
  * `disableMigration` are not checked). Types are not compared: a column of another type still
  * holds the reference's encodings, as the reference's own check assumes.
  */
-export async function findSchemaProblems(
-  db: DB,
-  type: DatabaseType,
-  schema: ResolvedSchema,
-): Promise<SchemaProblem[]> {
-  const tables = new Map(
-    (await listTables(db, type)).map((t) => [t.name, new Set(t.columns.map((c) => c.name))]),
-  );
+export async function findSchemaProblems(x: Executor): Promise<SchemaProblem[]> {
+  const { schema } = x;
+  const tables = await listTables(x);
   const problems: SchemaProblem[] = [];
   for (const model of orderedModels(schema)) {
     if (model.disableMigration) continue;

@@ -1,8 +1,8 @@
-import { CompiledQuery, sql } from "kysely";
 import type { ResolvedModel, Row } from "@latchkey/core";
 import { decodeValue, encodeValue } from "./encode.js";
 import type { Executor } from "./executor.js";
 import { fieldOf, modelOf, outputFields } from "./model.js";
+import { compile, id, join, sql, table } from "./sql.js";
 
 /** One selected column: the logical field it decodes to and its alias in the joined row. */
 interface Column {
@@ -27,7 +27,7 @@ function decode<T extends Row>(m: ResolvedModel, columns: Column[], row: Row): T
  * WHERE session.token = ? LIMIT 1`. The SQL depends only on the schema and the dialect, so it
  * is compiled once and then sent as is with the token as its only parameter: this read runs on
  * every authenticated request, and building the query each time cost as much as running it.
- * On a raw `pg` Pool it is a named prepared statement (see pg-prepared.ts). Rows decode
+ * On a raw `pg` Pool it is a named prepared statement (see runners/pg.ts). Rows decode
  * exactly as `findOne` decodes each table's row.
  */
 export function sessionWithUser(x: Executor) {
@@ -38,21 +38,19 @@ export function sessionWithUser(x: Executor) {
     const user = modelOf(x.schema, "user");
     const s = columnsOf(session, "s");
     const u = columnsOf(user, "u");
-    const select = (m: ResolvedModel, table: string, columns: Column[]) =>
-      columns.map(({ name, alias }) => sql`${sql.id(table, fieldOf(m, name).fieldName)} AS ${sql.id(alias)}`);
+    const select = (m: ResolvedModel, tableAlias: string, columns: Column[]) =>
+      columns.map(({ name, alias }) => sql`${id(tableAlias, fieldOf(m, name).fieldName)} AS ${id(alias)}`);
     const token = fieldOf(session, "token");
-    const query = sql`SELECT ${sql.join([...select(session, "s", s), ...select(user, "u", u)])} FROM ${sql.table(session.tableName)} AS ${sql.id("s")} INNER JOIN ${sql.table(user.tableName)} AS ${sql.id("u")} ON ${sql.id("u", "id")} = ${sql.id("s", fieldOf(session, "userId").fieldName)} WHERE ${sql.id("s", token.fieldName)} = ${""} LIMIT 1`;
-    const text = query.compile(x.db()).sql;
-    x.prepared?.add(text);
+    const query = sql`SELECT ${join([...select(session, "s", s), ...select(user, "u", u)])} FROM ${table(session.tableName)} AS ${id("s")} INNER JOIN ${table(user.tableName)} AS ${id("u")} ON ${id("u", "id")} = ${id("s", fieldOf(session, "userId").fieldName)} WHERE ${id("s", token.fieldName)} = ${""} LIMIT 1`;
+    const text = compile(query, x.type).sql;
+    x.prepare?.(text);
     return { sql: text, session: s, user: u, token };
   };
 
   return async <S extends Row, U extends Row>(token: string): Promise<{ session: S; user: U } | null> => {
     compiled ??= prepare();
     const session = modelOf(x.schema, "session");
-    const result = await x
-      .db()
-      .executeQuery<Row>(CompiledQuery.raw(compiled.sql, [encodeValue(compiled.token, token, x.type)]));
+    const result = await x.db().run({ sql: compiled.sql, parameters: [encodeValue(compiled.token, token, x.type)] });
     const [row] = result.rows;
     if (!row) return null;
     return {

@@ -1,23 +1,19 @@
-import { sql, type RawBuilder } from "kysely";
 import type { ResolvedModel, Row } from "@latchkey/core";
-import type { DB } from "./dialect.js";
-import type { Executor } from "./executor.js";
+import { run, type Executor } from "./executor.js";
+import type { Runner } from "./runners/runner.js";
+import { id, join, sql, table as tableId, type Fragment } from "./sql.js";
 import { whereClause } from "./where.js";
 
-type Condition = RawBuilder<unknown> | null;
+type Condition = Fragment | null;
 
 /** Column assignments of an UPDATE, already encoded. */
-export type Assignments = RawBuilder<unknown>[];
+export type Assignments = Fragment[];
 
-const ID = sql.id("id");
-
-async function rows(query: RawBuilder<Row>, db: DB): Promise<Row[]> {
-  return (await query.execute(db)).rows;
-}
+const ID = id("id");
 
 /** `<where> AND id IN (SELECT id … LIMIT 1)`: picks one matching row and re-checks the guard on it. */
-function oneOf(model: ResolvedModel, where: Condition): RawBuilder<unknown> {
-  const table = sql.table(model.tableName);
+function oneOf(model: ResolvedModel, where: Condition): Fragment {
+  const table = tableId(model.tableName);
   const pick = sql`${ID} IN (SELECT ${ID} FROM ${table}${whereClause(where)} LIMIT 1)`;
   return where ? sql`(${where}) AND ${pick}` : pick;
 }
@@ -27,14 +23,14 @@ function oneOf(model: ResolvedModel, where: Condition): RawBuilder<unknown> {
  * MySQL has no RETURNING and refuses a subquery on the table being changed, so the
  * single-row operations there lock first, then act on the locked id.
  */
-async function lockOne(trx: DB, model: ResolvedModel, where: Condition): Promise<Row | null> {
-  const table = sql.table(model.tableName);
-  const [row] = await rows(sql<Row>`SELECT * FROM ${table}${whereClause(where)} LIMIT 1 FOR UPDATE`, trx);
+async function lockOne(x: Executor, trx: Runner, model: ResolvedModel, where: Condition): Promise<Row | null> {
+  const table = tableId(model.tableName);
+  const [row] = (await run(x, sql`SELECT * FROM ${table}${whereClause(where)} LIMIT 1 FOR UPDATE`, trx)).rows;
   return row ?? null;
 }
 
-async function byId(trx: DB, model: ResolvedModel, id: unknown): Promise<Row | null> {
-  const [row] = await rows(sql<Row>`SELECT * FROM ${sql.table(model.tableName)} WHERE ${ID} = ${id}`, trx);
+async function byId(x: Executor, trx: Runner, model: ResolvedModel, key: unknown): Promise<Row | null> {
+  const [row] = (await run(x, sql`SELECT * FROM ${tableId(model.tableName)} WHERE ${ID} = ${key}`, trx)).rows;
   return row ?? null;
 }
 
@@ -50,17 +46,17 @@ export async function updateOne(
   where: Condition,
   set: Assignments,
 ): Promise<Row | null> {
-  const table = sql.table(model.tableName);
-  const assignments = sql.join(set);
+  const table = tableId(model.tableName);
+  const assignments = join(set);
   if (x.type !== "mysql") {
-    const query = sql<Row>`UPDATE ${table} SET ${assignments} WHERE ${oneOf(model, where)} RETURNING *`;
-    return (await rows(query, x.db()))[0] ?? null;
+    const query = sql`UPDATE ${table} SET ${assignments} WHERE ${oneOf(model, where)} RETURNING *`;
+    return (await run(x, query)).rows[0] ?? null;
   }
   return x.atomically(async (trx) => {
-    const target = await lockOne(trx, model, where);
+    const target = await lockOne(x, trx, model, where);
     if (!target) return null;
-    await sql`UPDATE ${table} SET ${assignments} WHERE ${ID} = ${target.id}`.execute(trx);
-    return byId(trx, model, target.id);
+    await run(x, sql`UPDATE ${table} SET ${assignments} WHERE ${ID} = ${target.id}`, trx);
+    return byId(x, trx, model, target.id);
   });
 }
 
@@ -71,16 +67,16 @@ export async function updateOne(
  * no longer sees it (MySQL).
  */
 export async function consumeOne(x: Executor, model: ResolvedModel, where: Condition): Promise<Row | null> {
-  const table = sql.table(model.tableName);
+  const table = tableId(model.tableName);
   if (x.type !== "mysql") {
-    const query = sql<Row>`DELETE FROM ${table} WHERE ${oneOf(model, where)} RETURNING *`;
-    return (await rows(query, x.db()))[0] ?? null;
+    const query = sql`DELETE FROM ${table} WHERE ${oneOf(model, where)} RETURNING *`;
+    return (await run(x, query)).rows[0] ?? null;
   }
   return x.atomically(async (trx) => {
-    const target = await lockOne(trx, model, where);
+    const target = await lockOne(x, trx, model, where);
     if (!target) return null;
-    const result = await sql`DELETE FROM ${table} WHERE ${ID} = ${target.id}`.execute(trx);
-    return Number(result.numAffectedRows ?? 0) > 0 ? target : null;
+    const result = await run(x, sql`DELETE FROM ${table} WHERE ${ID} = ${target.id}`, trx);
+    return result.affected > 0 ? target : null;
   });
 }
 
@@ -90,7 +86,7 @@ export function increments(
   column: (field: string) => string,
 ): Assignments {
   return Object.entries(increment).map(([field, delta]) => {
-    const ref = sql.id(column(field));
+    const ref = id(column(field));
     return sql`${ref} = ${ref} + ${delta}`;
   });
 }

@@ -1,10 +1,10 @@
-import { sql, type RawBuilder } from "kysely";
 import type { ResolvedField, ResolvedModel, Where } from "@latchkey/core";
-import type { DatabaseType } from "./dialect.js";
+import type { DatabaseType } from "./database-type.js";
 import { encodeValue } from "./encode.js";
 import { fieldOf } from "./model.js";
+import { empty, id, join, raw, sql, type Fragment } from "./sql.js";
 
-type Condition = RawBuilder<unknown>;
+type Condition = Fragment;
 
 const TRUE: Condition = sql`1 = 1`;
 const FALSE: Condition = sql`1 = 0`;
@@ -12,12 +12,12 @@ const FALSE: Condition = sql`1 = 0`;
 /** `%`, `_` and the escape character itself are matched literally (`ESCAPE '!'` works on all three dialects). */
 const escapeLike = (text: string): string => text.replace(/[!%_]/g, (c) => `!${c}`);
 
-function like(column: Condition, pattern: string): Condition {
+function like(column: unknown, pattern: string): Condition {
   return sql`${column} LIKE ${pattern} ESCAPE '!'`;
 }
 
 function clause(where: Where, field: ResolvedField, type: DatabaseType): Condition {
-  const column: Condition = sql.id(field.fieldName);
+  const column = id(field.fieldName);
   const op = where.operator ?? "eq";
   const encode = (v: unknown): unknown => encodeValue(field, v, type);
   if (where.value === null && (op === "eq" || op === "ne")) {
@@ -41,7 +41,7 @@ function clause(where: Where, field: ResolvedField, type: DatabaseType): Conditi
       const values: unknown[] = Array.isArray(where.value) ? where.value : [where.value];
       // An empty list matches nothing (`in`) or everything (`not_in`); `IN ()` is a syntax error.
       if (values.length === 0) return op === "in" ? FALSE : TRUE;
-      const list = sql.join(values.map(encode));
+      const list = join(values.map(encode));
       return op === "in" ? sql`${column} IN (${list})` : sql`${column} NOT IN (${list})`;
     }
     case "contains":
@@ -72,15 +72,15 @@ export function whereSql(
   const parts = [...ands.map((c) => sql`(${c})`)];
   if (ors.length)
     parts.push(
-      sql`(${sql.join(
+      sql`(${join(
         ors.map((c) => sql`(${c})`),
-        sql` OR `,
+        raw(" OR "),
       )})`,
     );
-  return sql.join(parts, sql` AND `);
+  return join(parts, raw(" AND "));
 }
 
 /** ` WHERE …` or nothing. */
 export function whereClause(condition: Condition | null): Condition {
-  return condition ? sql` WHERE ${condition}` : sql``;
+  return condition ? sql` WHERE ${condition}` : empty();
 }

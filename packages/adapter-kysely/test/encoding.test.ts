@@ -1,4 +1,3 @@
-import { sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   coreSchema,
@@ -76,8 +75,7 @@ for (const c of cases) {
   describe(`stored encodings, ${c.name}`, () => {
     let adapter: KyselyAdapter;
     let done: () => Promise<void>;
-    const raw = async (query: string): Promise<Row[]> =>
-      (await sql.raw<Row>(query).execute(adapter.db as Kysely<unknown>)).rows;
+    const raw = (query: string): Promise<Row[]> => adapter.query(query);
     const quote = (name: string): string => (adapter.type === "mysql" ? `\`${name}\`` : `"${name}"`);
 
     beforeAll(async () => {

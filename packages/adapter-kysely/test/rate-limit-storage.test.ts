@@ -1,5 +1,4 @@
 import { createAuth, type Auth } from "@latchkey/core";
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kyselyAdapter, type KyselyAdapter } from "../src/index.js";
 import { freshMysql, freshPostgres, freshSqlite } from "./support/databases.js";
@@ -74,11 +73,9 @@ for (const [name, fresh] of dialects) {
       expect(statuses.filter((s) => s === 429)).toHaveLength(190);
       const refused = responses.find((r) => r.status === 429)!;
       expect(Number(refused.headers.get("x-retry-after"))).toBeGreaterThan(55);
-      const db = (auth.$context.adapter as KyselyAdapter).db;
-      const { rows } = await sql<{
-        key: string;
-        count: number;
-      }>`SELECT ${sql.ref("key")}, ${sql.ref("count")} FROM ${sql.table("rate_limit_entries")}`.execute(db);
+      const adapter = auth.$context.adapter as KyselyAdapter;
+      const q = (name: string): string => (adapter.type === "mysql" ? `\`${name}\`` : `"${name}"`);
+      const rows = await adapter.query(`SELECT ${q("key")}, ${q("count")} FROM ${q("rate_limit_entries")}`);
       expect(rows.map((r) => [r.key, Number(r.count)])).toEqual([["203.0.113.7|/ok", 10]]);
     });
 

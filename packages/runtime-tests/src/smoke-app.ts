@@ -60,6 +60,8 @@ interface WorkerEnv {
    * its type lives in @cloudflare/workers-types, which this workspace does not install.
    */
   DB?: object;
+  /** `"binding"`: the adapter runs D1 itself; `"dialect"`: through kysely-d1's dialect. */
+  D1_ACCESS?: string;
 }
 
 let workerHandler: Handler | undefined;
@@ -71,11 +73,17 @@ let workerHandler: Handler | undefined;
 export default {
   fetch(request: Request, env: WorkerEnv): Promise<Response> {
     // A binding, unlike a TCP connection, is not tied to the request that first used it, so
-    // one Kysely instance over it serves every request (see README).
+    // one adapter over it serves every request (see README).
+    const { DB } = env;
     workerHandler ??= createSmokeHandler({
       runtime: env.RUNTIME ?? "workerd",
-      // D1 through the per-dialect entry an edge worker uses (no raw-driver dialects bundled).
-      sql: env.DB ? sqliteAdapter(new D1Dialect({ database: env.DB } as D1DialectConfig)) : undefined,
+      sql: !DB
+        ? undefined
+        : env.D1_ACCESS === "dialect"
+          ? // kysely-d1's dialect, through the per-dialect entry.
+            sqliteAdapter(new D1Dialect({ database: DB } as D1DialectConfig))
+          : // The binding itself: the adapter runs D1 directly.
+            kyselyAdapter(DB),
     });
     return workerHandler(request);
   },

@@ -9,7 +9,13 @@ const COMPATIBILITY_DATE = "2026-01-01";
 const D1_SERVICE = "d1";
 const D1_DISK = "d1-disk";
 
-function smokeService(name: string, bundle: string, flags: string[], runtime: string): string {
+/**
+ * How a socket's worker reaches its D1 database: the binding itself (`kyselyAdapter(env.DB)`),
+ * or kysely-d1's dialect over it through the per-dialect entry. One socket each, so both run.
+ */
+type D1Access = "binding" | "dialect";
+
+function smokeService(name: string, bundle: string, flags: string[], runtime: string, d1: D1Access): string {
   const flagList = flags.map((f) => JSON.stringify(f)).join(", ");
   // The D1 binding as wrangler writes it: the internal d1-api module over a service binding
   // to the D1 worker, whose props name the database (one per socket, so they never share).
@@ -20,6 +26,7 @@ function smokeService(name: string, bundle: string, flags: string[], runtime: st
       compatibilityFlags = [${flagList}],
       bindings = [
         (name = "RUNTIME", text = "${runtime}"),
+        (name = "D1_ACCESS", text = "${d1}"),
         (name = "DB", wrapped = (moduleName = "cloudflare-internal:d1-api", innerBindings = [
           (name = "fetcher", service = (name = "${D1_SERVICE}", props = (json = ${props}))),
         ])),
@@ -47,7 +54,8 @@ function d1Service(diskPath: string): string {
  * two loopback sockets with port 0: a plain isolate (no Node APIs at all, so core must use its
  * web-standard paths, noble scrypt included) and one with `nodejs_compat`, where
  * `process.getBuiltinModule("node:crypto")` exists and core takes its native scrypt path.
- * Both get a D1 database, stored under `diskPath`.
+ * Both get a D1 database, stored under `diskPath`: the plain one uses the binding directly, the
+ * other through kysely-d1's dialect.
  */
 export function workerdConfig(bundle: string, diskPath: string): string {
   const { edge, nodejsCompat } = WORKERD_SOCKETS;
@@ -55,8 +63,8 @@ export function workerdConfig(bundle: string, diskPath: string): string {
 
 const config :Workerd.Config = (
   services = [
-    ${smokeService(edge, bundle, [], "workerd")},
-    ${smokeService(nodejsCompat, bundle, ["nodejs_compat"], "workerd+nodejs_compat")},
+    ${smokeService(edge, bundle, [], "workerd", "binding")},
+    ${smokeService(nodejsCompat, bundle, ["nodejs_compat"], "workerd+nodejs_compat", "dialect")},
     ${d1Service(diskPath)},
   ],
   sockets = [

@@ -1,0 +1,2 @@
+/** SQL dialects the adapter speaks. */
+export type DatabaseType = "sqlite" | "postgres" | "mysql";
