@@ -94,8 +94,8 @@ export type {
 
 // OAuth 2.0 / OpenID Connect client, social providers, account options
 export * from "./oauth2/index.js";
-// The social redirect flow's steps, for plugins serving it under other paths (Generic OAuth's legacy routes)
-export { startRedirectFlow } from "./routes/sign-in-social.js";
+// The callback route's flow, for plugins serving it under other paths (Generic OAuth's legacy routes);
+// `startRedirectFlow` comes with the OAuth client above.
 export { runOAuthCallback } from "./routes/oauth-callback.js";
 
 // Crypto and logging

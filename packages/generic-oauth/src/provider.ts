@@ -2,6 +2,7 @@ import {
   APIError,
   ASYMMETRIC_ALGORITHMS,
   createAuthorizationURL,
+  oauthFlow,
   refreshAccessToken,
   remoteJWKS,
   validateAuthorizationCode,
@@ -98,6 +99,8 @@ export function genericProvider(
     // OIDC Core §3.1.2.1: a nonce binds the ID token to this browser's request (replay).
     requiresIdTokenNonce: ep.idToken !== undefined && c.disableIdTokenNonceBinding !== true,
     allowIdpInitiated: c.allowIdpInitiated,
+    // Core's routes run the sign-in, link and token operations through it.
+    flow: oauthFlow,
     disableImplicitSignUp: c.disableImplicitSignUp,
     disableSignUp: c.disableSignUp,
     options: {

@@ -1,5 +1,6 @@
 import {
   createAuthorizationURL,
+  oauthFlow,
   refreshAccessToken,
   validateAuthorizationCode,
   type Awaitable,
@@ -137,6 +138,8 @@ export function defineProvider<Profile extends object, Options extends SocialPro
       options,
       disableImplicitSignUp: options.disableImplicitSignUp,
       disableSignUp: options.disableSignUp,
+      // Core's routes run the sign-in, link and token operations through it.
+      flow: oauthFlow,
       ...(idToken ? { idToken } : {}),
       accountSubject: ({ profile, tokens }) => spec.subject(profile, tokens),
 

@@ -51,7 +51,8 @@ export {
 export { discoveryURL, fetchDiscovery, type OIDCDiscoveryDocument } from "./discovery.js";
 export { remoteJWKS } from "./remote-jwks.js";
 export { oidcProvider, type OIDCProviderConfig } from "./oidc-provider.js";
-export { decryptOAuthToken, encryptOAuthToken, mergeScopes, parseStoredScopes } from "./token-storage.js";
+export { decryptOAuthToken, encryptOAuthToken } from "./token-storage.js";
+export { mergeScopes, parseStoredScopes } from "./scopes.js";
 export { getOAuthState, parseState, type OAuthStateData } from "./state.js";
 export {
   callbackErrorRedirect,
@@ -64,6 +65,7 @@ export {
   callbackPath,
   findSocialProvider,
   type LazySocialProvider,
+  type RunnableOAuthProvider,
   type SocialProviderEntry,
 } from "./providers.js";
 export { resolveAccountKey } from "./account-key.js";
@@ -75,3 +77,6 @@ export {
 } from "./callback-steps.js";
 export { signInOAuthUser, type OAuthSignInInput, type OAuthSignInResult } from "./sign-in-user.js";
 export type { OAuthAccountInput, OAuthUserInput } from "./user-fields.js";
+// The flow the social routes run with a provider; provider builders attach it as `flow`.
+export { oauthFlow, type OAuthFlow } from "./flow.js";
+export { startRedirectFlow, type RedirectFlowInput } from "./redirect-flow.js";

@@ -7,7 +7,8 @@ import {
   OAUTH_CALLBACK_ERROR_CODES as E,
 } from "./callback-errors.js";
 import { trustedProviders } from "./providers.js";
-import { mergeScopes, storedTokens } from "./token-storage.js";
+import { mergeScopes } from "./scopes.js";
+import { storedTokens } from "./token-storage.js";
 import type { OAuth2UserInfo } from "./types.js";
 import { applyUpdateUserInfoOnLink, type OAuthAccountInput } from "./user-fields.js";
 

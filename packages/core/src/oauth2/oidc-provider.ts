@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from "jose";
 import type { TokenEndpointAuth } from "./client-auth.js";
 import { fetchDiscovery, lazyDiscovery, type OIDCDiscoveryDocument } from "./discovery.js";
+import { oauthFlow } from "./flow.js";
 import { ASYMMETRIC_ALGORITHMS, verifyIdToken } from "./id-token.js";
 import { createAuthorizationURL } from "./authorization-url.js";
 import { fetchNoRedirect, refreshAccessToken, validateAuthorizationCode } from "./token-request.js";
@@ -139,6 +140,7 @@ export function oidcProvider(config: OIDCProviderConfig): OAuthProvider {
     name: config.name ?? config.id,
     issuer: config.issuer,
     requiresIdTokenNonce: nonceBinding,
+    flow: oauthFlow,
     requiresIssuerParameter: async () =>
       (await discovery()).authorization_response_iss_parameter_supported === true,
     idToken: { verify: async (token, nonce) => (await verify(token, nonce)) !== null },

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../context.js";
 import type { LatchkeyOptions } from "../options.js";
+import type { OAuthFlow } from "./flow.js";
 import type { SocialProviderConfig, SocialProviderFactory, SocialProviderValue } from "./options.js";
 import type { OAuthProvider } from "./types.js";
 
@@ -97,13 +98,31 @@ export function socialProviderContext(options: LatchkeyOptions): {
   return { socialProviders, socialProviderFactories: {} };
 }
 
-/** The provider with this id, or null. Plugin-added providers are found too (they come first). */
-export async function findSocialProvider(ctx: AuthContext, id: string): Promise<OAuthProvider | null> {
+/** A provider the social routes can run: one carrying its {@link OAuthFlow}. */
+export type RunnableOAuthProvider = OAuthProvider & { flow: OAuthFlow };
+
+/** Whether the provider carries its flow; logs the operator's mistake when it does not. */
+function runnable(ctx: AuthContext, provider: OAuthProvider): provider is RunnableOAuthProvider {
+  if (provider.flow) return true;
+  ctx.logger.error(
+    `Social provider "${provider.id}" has no OAuth flow; build it with a provider builder or set \`flow: oauthFlow\`.`,
+  );
+  return false;
+}
+
+/**
+ * The provider with this id, or null. Plugin-added providers are found too (they come
+ * first). An entry that cannot be used (a lazy one resolving to nothing, a provider without
+ * its flow) is passed over, as if not configured.
+ */
+export async function findSocialProvider(
+  ctx: AuthContext,
+  id: string,
+): Promise<RunnableOAuthProvider | null> {
   for (const entry of ctx.socialProviders ?? []) {
     if (entry.id !== id) continue;
-    if (!isLazy(entry)) return entry;
-    const provider = await entry.load(ctx);
-    if (provider) return provider;
+    const provider = isLazy(entry) ? await entry.load(ctx) : entry;
+    if (provider && runnable(ctx, provider)) return provider;
   }
   return null;
 }

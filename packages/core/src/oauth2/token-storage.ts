@@ -35,25 +35,6 @@ export async function decryptOAuthToken(
   return symmetricDecrypt({ key: ctx.secret, data: token });
 }
 
-/**
- * The scopes of a stored `account.scope`: comma-separated (the 1.1 format), or
- * space-separated as 1.0 wrote them (spec, Known fields: account `scope`).
- */
-export function parseStoredScopes(scope: string | null | undefined): string[] {
-  if (!scope) return [];
-  return scope.split(/[,\s]+/).filter(Boolean);
-}
-
-/** Stored scopes plus new ones, stored order first, no duplicates, comma-joined (linking merges). */
-export function mergeScopes(
-  stored: string | null | undefined,
-  incoming: readonly string[] | undefined,
-): string {
-  return [
-    ...new Set([...parseStoredScopes(stored), ...(incoming ?? []).map((s) => s.trim()).filter(Boolean)]),
-  ].join(",");
-}
-
 /** Stored form of a provider's tokens: access and refresh encrypted when configured, the ID token plain; unset ones left out. */
 export async function storedTokens(
   ctx: AuthContext,

@@ -1,5 +1,6 @@
 import type { JWTVerifyGetKey } from "jose";
 import type { EndpointContext } from "../api/context.js";
+import type { OAuthFlow } from "./flow.js";
 
 /** A value or a promise of it. */
 export type Awaitable<T> = T | Promise<T>;
@@ -175,4 +176,9 @@ export interface OAuthProvider<Profile extends object = Record<string, unknown>>
   /** Accept callbacks without `state` by restarting the flow. @default false */
   allowIdpInitiated?: boolean | undefined;
   options?: ProviderOptions<Profile> | undefined;
+  /**
+   * Latchkey: the code the social routes run with this provider (`oauthFlow`). Provider
+   * builders set it; the routes treat a provider without it as not configured.
+   */
+  flow?: OAuthFlow | undefined;
 }

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { endpoint } from "../api/endpoint.js";
 import { toOutput } from "../db/output.js";
 import { fail } from "../errors/index.js";
-import { parseStoredScopes } from "../oauth2/token-storage.js";
+import { parseStoredScopes } from "../oauth2/scopes.js";
 import { freshSessionMiddleware, sessionMiddleware } from "../session/session-middleware.js";
 import { accountSelection, resolveAccount, type AccountSelection } from "./account-selection.js";
 

@@ -3,19 +3,12 @@ import type { EndpointContext } from "../api/context.js";
 import { endpoint } from "../api/endpoint.js";
 import type { APIError } from "../errors/api-error.js";
 import {
-  authorizationResponseError,
-  exchangeAndIdentify,
-  finishOAuthSignIn,
-} from "../oauth2/callback-steps.js";
-import {
   callbackErrorRedirect,
   defaultErrorURL,
   OAUTH_CALLBACK_ERROR_CODES as E,
 } from "../oauth2/callback-errors.js";
-import { linkOAuthAccount } from "../oauth2/link-account.js";
 import { callbackPath, findSocialProvider } from "../oauth2/providers.js";
 import { parseState } from "../oauth2/state.js";
-import { startRedirectFlow } from "./sign-in-social.js";
 
 // Every parameter is a single string; anything else (repeated keys, JSON values) is refused.
 const params = v.object({
@@ -76,7 +69,7 @@ async function handleCallback(
     if (provider?.allowIdpInitiated) {
       // An IdP-initiated login is restarted as a normal flow, so it gets a state and PKCE.
       const flowProvider = redirectPath ? { ...provider, callbackPath: redirectPath } : provider;
-      const { url } = await startRedirectFlow(ctx, flowProvider, { disableRedirect: true });
+      const { url } = await provider.flow.startRedirect(ctx, flowProvider, { disableRedirect: true });
       throw ctx.redirect(url);
     }
   }
@@ -91,45 +84,13 @@ async function handleCallback(
   if (!query.code) throw fail(E.NO_CODE);
   const provider = await findSocialProvider(auth, providerId);
   if (!provider) throw fail(E.PROVIDER_NOT_FOUND);
-  const refused = await authorizationResponseError(provider, query.iss, state.idTokenNonce);
-  if (refused) throw fail(refused);
-  const identified = await exchangeAndIdentify(ctx, provider, {
+  return provider.flow.completeCallback(ctx, provider, {
+    state,
     code: query.code,
-    codeVerifier: state.codeVerifier,
+    iss: query.iss,
     deviceId: query.device_id,
-    redirectURI: `${auth.baseURL}${redirectPath ?? callbackPath(provider)}`,
-    idTokenNonce: state.idTokenNonce,
     user: query.user,
-  });
-  if ("error" in identified) throw fail(identified.error);
-  const { user, profile, account, tokens } = identified;
-  if (!state.callbackURL) throw fail(E.NO_CALLBACK_URL);
-
-  if (state.link) {
-    const linked = await linkOAuthAccount(ctx, {
-      link: state.link,
-      userInfo: user,
-      account,
-      scopes: tokens.scopes,
-      profile,
-    });
-    if (!linked.linked) throw fail(linked.code, linked.message);
-    throw ctx.redirect(state.callbackURL);
-  }
-  if (!user.email) throw fail(E.EMAIL_NOT_FOUND);
-  return finishOAuthSignIn(
-    ctx,
-    {
-      userInfo: { ...user, id: account.accountId, email: user.email, name: user.name || "" },
-      account,
-      callbackURL: state.callbackURL,
-      disableSignUp:
-        (provider.disableImplicitSignUp && !state.requestSignUp) || provider.options?.disableSignUp,
-      overrideUserInfo: provider.options?.overrideUserInfoOnSignIn,
-      requireEmailVerification: provider.options?.requireEmailVerification,
-      source: { method: "oauth", oauth: { providerId: provider.id, profile } },
-    },
+    redirectURI: `${auth.baseURL}${redirectPath ?? callbackPath(provider)}`,
     fail,
-    { callbackURL: state.callbackURL, newUserURL: state.newUserURL },
-  );
+  });
 }
