@@ -3,7 +3,7 @@
 import { kyselyAdapter } from "@latchkey/adapter-kysely/sqlite";
 import { createAuth, type Auth } from "@latchkey/core";
 import { allPlugins } from "bench:latchkey-all-plugins";
-import { Kysely, type Dialect } from "kysely";
+import type { Dialect } from "kysely";
 
 interface Env {
   AUTH_SECRET: string;
@@ -16,7 +16,7 @@ let auth: Auth | undefined;
 export default {
   fetch(request: Request, env: Env): Promise<Response> {
     auth ??= createAuth({
-      database: kyselyAdapter(new Kysely({ dialect: env.DIALECT })),
+      database: kyselyAdapter(env.DIALECT),
       secret: env.AUTH_SECRET,
       baseURL: env.BASE_URL,
       emailAndPassword: { enabled: true },

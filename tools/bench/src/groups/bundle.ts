@@ -158,7 +158,7 @@ export function bundleTable(result: BundleResult): Table {
       verdictText(row.target),
     ]),
     notes: [
-      "minimal: core + email/password + Kysely adapter (src/bundles/latchkey-minimal.ts) against `better-auth/minimal` + `@better-auth/kysely-adapter` (reference-minimal.ts); the Kysely dialect comes from the worker's environment, so no driver is bundled. every plugin: the same plus every plugin package and the reference's counterparts.",
+      "minimal: core + email/password + Kysely adapter (src/bundles/latchkey-minimal.ts) against `better-auth/minimal` + `@better-auth/kysely-adapter` (reference-minimal.ts); the Kysely dialect comes from the worker's environment, so no driver is bundled. Latchkey's adapter takes the dialect and runs its driver with its own SQL; the reference's adapter takes a `Kysely` instance built on it, which brings Kysely's query builder. A dialect built inside the worker (kysely-d1's, say) adds Kysely's SQLite compiler to both; Latchkey also takes the D1 binding itself (`kyselyAdapter(env.DB)`), with no Kysely at all. every plugin: the same plus every plugin package and the reference's counterparts.",
       "esbuild 0.28, ESM, platform neutral, conditions workerd/worker/browser, NODE_ENV production, legal comments dropped, gzip level 9; external for both: `node:*`, `cloudflare:*` (runtime builtins).",
       ...(minimal
         ? [
