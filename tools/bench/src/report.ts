@@ -71,7 +71,7 @@ function context(report: BenchReport): string[] {
         : "."),
     `Method: each server its own process on loopback, loaded in turn by autocannon from the bench process (${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${options.rounds} round${options.rounds > 1 ? "s" : ""} of ${options.durationSeconds} s per server, the order alternating; each statistic is the median over rounds)` +
       `; both libraries bundled by esbuild and run with plain node, NODE_ENV=production, rate limit off${options.quick ? "; --quick: smoke numbers" : ""}.`,
-    "rps counts 2xx answers only; p50/p99 are autocannon's (millisecond resolution); L/ref = Latchkey / reference.",
+    "rps counts 2xx answers only; p50/p99 are of every 2xx answer's own time (microsecond resolution); L/ref = Latchkey / reference.",
   ];
 }
 

@@ -30,7 +30,7 @@ export function ratioText(ratio: number): string {
 
 /** Milliseconds as shown in tables: one decimal below 10, none above. */
 export function msText(value: number): string {
-  return Number.isFinite(value) ? value.toFixed(value < 10 ? 1 : 0) : "n/a";
+  return Number.isFinite(value) ? value.toFixed(value < 1 ? 2 : value < 10 ? 1 : 0) : "n/a";
 }
 
 /** A share as "93%". */

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { median, medianOfRounds } from "../src/load.js";
+import { median, medianOfRounds, percentile } from "../src/load.js";
 import { parseOptions } from "../src/options.js";
 import { formatMarkdown, formatTable, type BenchReport } from "../src/report.js";
 import { writeResults } from "../src/results.js";
@@ -47,10 +47,19 @@ describe("targets", () => {
     expect(verdictText(null)).toBe("");
   });
 
+  it("takes nearest-rank percentiles of sorted latencies", () => {
+    const sorted = Array.from({ length: 200 }, (_, i) => (i + 1) / 100);
+    expect(percentile(sorted, 50)).toBe(1);
+    expect(percentile(sorted, 99)).toBe(1.98);
+    expect(percentile([0.3], 99)).toBe(0.3);
+    expect(percentile([], 99)).toBeNaN();
+  });
+
   it("formats ratios and milliseconds", () => {
     expect(ratioText(3.041)).toBe("3.04x");
     expect(ratioText(Number.NaN)).toBe("n/a");
     expect(msText(4)).toBe("4.0");
+    expect(msText(0.437)).toBe("0.44");
     expect(msText(14.4)).toBe("14");
   });
 });
