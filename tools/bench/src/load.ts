@@ -1,5 +1,6 @@
 import autocannon from "autocannon";
 import type { EventEmitter } from "node:events";
+import { msText } from "./targets.js";
 
 /** What one autocannon run measured; latencies count 2xx answers only, as autocannon records them. */
 export interface Measurement {
@@ -109,7 +110,7 @@ export function failed(m: Measurement): boolean {
 /** One log line for a measurement. */
 export function describe(m: Measurement): string {
   return (
-    `${m.rps.toFixed(0)} rps, p50 ${m.p50} ms, p99 ${m.p99} ms` +
+    `${m.rps.toFixed(0)} rps, p50 ${msText(m.p50)} ms, p99 ${msText(m.p99)} ms` +
     (failed(m)
       ? ` — ${m.non2xx} non-2xx ${JSON.stringify(m.statusCodes)}, ${m.errors} errors, ${m.timeouts} timeouts`
       : "")

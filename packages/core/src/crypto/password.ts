@@ -2,6 +2,7 @@ import { scryptAsync } from "@noble/hashes/scrypt.js";
 import { constantTimeEqual } from "./constant-time.js";
 import { hexEncode, utf8Encode } from "./encoding.js";
 import { nativeCrypto } from "./native.js";
+import { createWorkerScrypt } from "./scrypt-workers.js";
 
 /** scrypt cost parameters (RFC 7914 §2). */
 export interface ScryptParams {
@@ -34,8 +35,10 @@ function findNativeScrypt(): NodeScrypt | null {
   return nativeScrypt;
 }
 
-// Native hashes in flight at once: one per core. libuv's pool has 4 threads; with 4 hashes on
-// 2 cores they time-share the cores with the event loop (a fifth runnable thread), which then
+// Where there are no worker threads to lower (Bun, Deno: scrypt-workers.ts is Node only),
+// native hashes run on libuv's pool, at most one per core in flight. libuv's pool has 4
+// threads; with 4 hashes on 2 cores they time-share the cores with the event loop (a fifth
+// runnable thread), which then
 // answers every other request at a fraction of a core and sees its latency grow, while the
 // hashes finish no sooner (the cores are the limit either way). Each also holds a 32 MiB
 // buffer, and the pool threads they leave free keep serving fs and dns work.
@@ -92,6 +95,9 @@ async function inSlot<T>(hash: () => Promise<T>): Promise<T> {
   }
 }
 
+// On Node: niced worker threads (scrypt-workers.ts); `null` once found unavailable.
+let workerScrypt: ReturnType<typeof createWorkerScrypt> | undefined;
+
 /** Which scrypt implementation {@link scryptDerive} uses: native when available, or always @noble/hashes. */
 export type ScryptEngine = "auto" | "noble";
 
@@ -109,6 +115,10 @@ export function scryptDerive(
   // engines refuse to run above `maxmem` (Node's default of 32 MiB is too small for r = 16).
   const maxmem = 128 * params.N * params.r * 2;
   const native = engine === "auto" ? findNativeScrypt() : null;
+  if (native !== null) {
+    workerScrypt ??= createWorkerScrypt(hashSlots());
+    if (workerScrypt) return workerScrypt(password, salt, { ...params, maxmem });
+  }
   if (native === null) {
     return scryptAsync(password, salt, {
       N: params.N,
