@@ -1,15 +1,9 @@
 import type { DatabaseConnection, Dialect, Driver } from "kysely";
-import { countOf, kyselyQuery, transactionRunner, type QueryResult, type Runner } from "./runner.js";
-
-const result = (r: { rows: unknown[]; numAffectedRows?: bigint }): QueryResult => ({
-  rows: r.rows as QueryResult["rows"],
-  affected: countOf(r.numAffectedRows),
-});
-
+import { fromKysely, hasFunction, kyselyQuery, transactionRunner, type Runner } from "./runner.js";
 
 /** One connection inside a transaction. */
 const connectionRunner = (connection: DatabaseConnection): Runner =>
-  transactionRunner(async (statement) => result(await connection.executeQuery(kyselyQuery(statement) as never)));
+  transactionRunner(async (statement) => fromKysely(await connection.executeQuery(kyselyQuery(statement) as never)));
 
 /**
  * A Kysely dialect driven directly: its driver opens on first use, each statement borrows a
@@ -41,7 +35,7 @@ export function dialectRunner(dialect: Dialect): Runner {
   };
   return {
     run: (statement) =>
-      withConnection(async (_, c) => result(await c.executeQuery(kyselyQuery(statement) as never))),
+      withConnection(async (_, c) => fromKysely(await c.executeQuery(kyselyQuery(statement) as never))),
     transaction: (fn) =>
       withConnection(async (d, c) => {
         await d.beginTransaction(c, {});
@@ -66,5 +60,4 @@ export function dialectRunner(dialect: Dialect): Runner {
 }
 
 /** Whether `value` is a Kysely dialect (it makes a driver and a dialect adapter). */
-export const isDialect = (value: object): value is Dialect =>
-  typeof (value as Dialect).createDriver === "function" && typeof (value as Dialect).createAdapter === "function";
+export const isDialect = (value: object): value is Dialect => hasFunction(value, "createDriver", "createAdapter");

@@ -37,6 +37,12 @@ export const kyselyQuery = ({ sql, parameters }: Compiled) => ({
   queryId: { queryId: "latchkey" },
 });
 
+/** A Kysely driver's answer in the adapter's terms. */
+export const fromKysely = (r: { rows: unknown[]; numAffectedRows?: bigint }): QueryResult => ({
+  rows: r.rows as Row[],
+  affected: countOf(r.numAffectedRows),
+});
+
 /** A statement's row count as a number, from whichever form the driver reports. */
 export const countOf = (value: unknown): number =>
   typeof value === "number" || typeof value === "bigint" ? Number(value) : 0;
