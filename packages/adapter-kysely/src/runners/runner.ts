@@ -10,7 +10,7 @@ export interface QueryResult {
 
 /**
  * Where the adapter sends SQL: the database handle it was given (a Kysely instance, a Kysely
- * dialect's driver, or a raw better-sqlite3, `pg` or `mysql2` handle) behind one interface.
+ * dialect's driver, or a raw better-sqlite3, D1, `pg` or `mysql2` handle) behind one interface.
  */
 export interface Runner {
   run(statement: Compiled): Promise<QueryResult>;
