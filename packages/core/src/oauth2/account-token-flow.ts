@@ -54,6 +54,31 @@ async function refreshedRow(
   return Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined));
 }
 
+type Refreshable = OAuthProvider & { refreshAccessToken: NonNullable<OAuthProvider["refreshAccessToken"]> };
+
+/** Refreshes with the account's stored refresh token and stores the answer. */
+async function refreshAndStore(ctx: EndpointContext, provider: Refreshable, account: Account) {
+  const stored = (await decryptOAuthToken(account.refreshToken ?? "", ctx.context)) ?? "";
+  const tokens = await provider.refreshAccessToken(stored, { headers: ctx.headers, request: ctx.request });
+  const row = await refreshedRow(ctx, account, tokens);
+  const updated = await ctx.context.internalAdapter.updateAccount(account.id, row, ctx);
+  return { stored, tokens, row, updated };
+}
+
+/**
+ * A failed token operation: logged by the error's kind only (a provider's message may carry a
+ * token), answered 400 with `code` and `message`.
+ */
+function tokenFailure(
+  ctx: EndpointContext,
+  error: unknown,
+  code: "FAILED_TO_GET_ACCESS_TOKEN" | "FAILED_TO_REFRESH_ACCESS_TOKEN",
+  message: string,
+): never {
+  ctx.context.logger.error(message, error instanceof Error ? error.name : typeof error);
+  throw APIError.from("BAD_REQUEST", code, message);
+}
+
 /**
  * A usable access token for the account: the stored one, or (when it expires within 5 s and
  * a refresh token exists) a refreshed one, stored back. Any failure is 400
@@ -75,13 +100,7 @@ export async function validAccessToken(
       expiresAt - Date.now() < REFRESH_MARGIN_MS &&
       provider.refreshAccessToken
     ) {
-      const refreshToken = (await decryptOAuthToken(account.refreshToken, ctx.context)) ?? "";
-      fresh = await provider.refreshAccessToken(refreshToken, { headers: ctx.headers, request: ctx.request });
-      await ctx.context.internalAdapter.updateAccount(
-        account.id,
-        await refreshedRow(ctx, account, fresh),
-        ctx,
-      );
+      fresh = (await refreshAndStore(ctx, provider as Refreshable, account)).tokens;
     }
     return {
       accessToken:
@@ -91,11 +110,7 @@ export async function validAccessToken(
       idToken: fresh?.idToken ?? account.idToken ?? undefined,
     };
   } catch (error) {
-    ctx.context.logger.error(
-      "Failed to get a valid access token",
-      error instanceof Error ? error.name : typeof error,
-    );
-    throw APIError.from("BAD_REQUEST", "FAILED_TO_GET_ACCESS_TOKEN", "Failed to get a valid access token");
+    tokenFailure(ctx, error, "FAILED_TO_GET_ACCESS_TOKEN", "Failed to get a valid access token");
   }
 }
 
@@ -120,10 +135,7 @@ export async function refreshAccountTokens(
   if (!account.refreshToken)
     throw APIError.from("BAD_REQUEST", "REFRESH_TOKEN_NOT_FOUND", "Refresh token not found");
   try {
-    const stored = (await decryptOAuthToken(account.refreshToken, ctx.context)) ?? "";
-    const tokens = await provider.refreshAccessToken(stored, { headers: ctx.headers, request: ctx.request });
-    const row = await refreshedRow(ctx, account, tokens);
-    const updated = await ctx.context.internalAdapter.updateAccount(account.id, row, ctx);
+    const { stored, tokens, row, updated } = await refreshAndStore(ctx, provider as Refreshable, account);
     return {
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken ?? stored,
@@ -135,11 +147,7 @@ export async function refreshAccountTokens(
       accountId: account.id,
     };
   } catch (error) {
-    ctx.context.logger.error(
-      "Failed to refresh access token",
-      error instanceof Error ? error.name : typeof error,
-    );
-    throw APIError.from("BAD_REQUEST", "FAILED_TO_REFRESH_ACCESS_TOKEN", "Failed to refresh access token");
+    tokenFailure(ctx, error, "FAILED_TO_REFRESH_ACCESS_TOKEN", "Failed to refresh access token");
   }
 }
 
