@@ -4,7 +4,7 @@ import { run, type Executor } from "./executor.js";
 import { fieldOf, modelOf, outputFields } from "./model.js";
 import { sessionWithUser } from "./session-join.js";
 import { consumeOne, increments, updateOne, type Assignments } from "./single-row.js";
-import { empty, id, join, raw, sql, table, type Fragment } from "./sql.js";
+import { EMPTY, id, join, raw, sql, table, type Fragment } from "./sql.js";
 import { whereClause, whereSql } from "./where.js";
 
 /** Arguments of one adapter operation. */
@@ -64,7 +64,7 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
       const m = model(name);
       const order = sortBy
         ? sql` ORDER BY ${id(fieldOf(m, sortBy.field).fieldName)} ${raw(sortBy.direction === "desc" ? "DESC" : "ASC")}`
-        : empty();
+        : EMPTY;
       // SQLite and MySQL accept OFFSET only after a LIMIT; an offset alone gets "no limit".
       const noLimit = raw(x.type === "sqlite" ? "-1" : "18446744073709551615");
       const limitSql =
@@ -72,8 +72,8 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
           ? sql` LIMIT ${limit}`
           : offset !== undefined && x.type !== "postgres"
             ? sql` LIMIT ${noLimit}`
-            : empty();
-      const offsetSql = offset !== undefined ? sql` OFFSET ${offset}` : empty();
+            : EMPTY;
+      const offsetSql = offset !== undefined ? sql` OFFSET ${offset}` : EMPTY;
       const query = sql`SELECT ${columns(m, select)} FROM ${table(m.tableName)}${whereClause(where(m, w))}${order}${limitSql}${offsetSql}`;
       return (await rows(query)).map((row) => decodeRow<T>(m, row, select));
     },

@@ -56,10 +56,8 @@ export function join(items: readonly unknown[], separator: Fragment = raw(", "))
   return new Fragment(pieces);
 }
 
-const EMPTY = new Fragment([]);
-
 /** The empty fragment. */
-export const empty = (): Fragment => EMPTY;
+export const EMPTY = new Fragment([]);
 
 /** Quotes one identifier: `"` (SQLite, PostgreSQL) or a backtick (MySQL), doubled inside. */
 export function quote(name: string, type: DatabaseType): string {

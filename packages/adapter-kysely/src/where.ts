@@ -2,7 +2,7 @@ import type { ResolvedField, ResolvedModel, Where } from "@latchkey/core";
 import type { DatabaseType } from "./database-type.js";
 import { encodeValue } from "./encode.js";
 import { fieldOf } from "./model.js";
-import { empty, id, join, raw, sql, type Fragment } from "./sql.js";
+import { EMPTY, id, join, raw, sql, type Fragment } from "./sql.js";
 
 type Condition = Fragment;
 
@@ -82,5 +82,5 @@ export function whereSql(
 
 /** ` WHERE …` or nothing. */
 export function whereClause(condition: Condition | null): Condition {
-  return condition ? sql` WHERE ${condition}` : empty();
+  return condition ? sql` WHERE ${condition}` : EMPTY;
 }

@@ -116,7 +116,7 @@ export function scryptDerive(
   const maxmem = 128 * params.N * params.r * 2;
   const native = engine === "auto" ? findNativeScrypt() : null;
   if (native !== null) {
-    workerScrypt ??= createWorkerScrypt(hashSlots());
+    if (workerScrypt === undefined) workerScrypt = createWorkerScrypt(hashSlots());
     if (workerScrypt) return workerScrypt(password, salt, { ...params, maxmem });
   }
   if (native === null) {

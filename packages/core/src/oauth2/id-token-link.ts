@@ -7,9 +7,6 @@ import { storedTokens } from "./token-storage.js";
 import type { OAuthProvider } from "./types.js";
 import { applyUpdateUserInfoOnLink } from "./user-fields.js";
 
-const refuse = (status: "UNAUTHORIZED" | "EXPECTATION_FAILED", code: string, message: string) =>
-  new APIError(status, { code, message });
-
 /**
  * `POST /link-social` with an `idToken`: links the provider account it names to the
  * signed-in user at once. An account the user already has gets the new tokens; another
@@ -37,10 +34,10 @@ export async function linkWithIdToken(
   const linking = auth.options.account?.accountLinking;
   const trusted = (await trustedProviders(auth, ctx.request)).includes(provider.id);
   if ((!trusted && !info.emailVerified) || linking?.enabled === false) {
-    throw refuse("UNAUTHORIZED", "LINKING_NOT_ALLOWED", "Account not linked - linking not allowed");
+    throw APIError.from("UNAUTHORIZED", "LINKING_NOT_ALLOWED", "Account not linked - linking not allowed");
   }
   if (info.email.toLowerCase() !== user.email.toLowerCase() && linking?.allowDifferentEmails !== true) {
-    throw refuse(
+    throw APIError.from(
       "UNAUTHORIZED",
       "LINKING_DIFFERENT_EMAILS_NOT_ALLOWED",
       "Account not linked - different emails not allowed",
@@ -50,7 +47,7 @@ export async function linkWithIdToken(
     .linkAccount({ ...key, userId: user.id, ...stored }, ctx)
     .catch(() => null);
   if (!created)
-    throw refuse("EXPECTATION_FAILED", "LINKING_FAILED", "Account not linked - unable to create account");
+    throw APIError.from("EXPECTATION_FAILED", "LINKING_FAILED", "Account not linked - unable to create account");
   await applyUpdateUserInfoOnLink(ctx, user.id, info);
   return { url: "", status: true, redirect: false };
 }
