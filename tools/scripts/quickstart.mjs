@@ -52,6 +52,9 @@ if (action === "demo") {
   run("node", ["tools/scripts/ensure-chromium.mjs"]);
   run("pnpm", ["run", "lint"]);
   run("pnpm", ["exec", "nx", "run-many", "-t", "typecheck", "--parallel=2", "--outputStyle=static"]);
+  // Build, pack and lint every published package, install the tarballs with npm outside the
+  // workspace and run the smoke flow there. Before vitest, whose summary stays the last line.
+  run("node", ["tools/scripts/installed-smoke.mjs"]);
   run("pnpm", ["exec", "vitest", "run", ...process.argv.slice(3)]);
 } else {
   console.error(`unknown action ${action}`);
