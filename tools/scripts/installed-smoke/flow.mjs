@@ -5,7 +5,7 @@
 // instances: memory adapter and a better-sqlite3 file through @latchkey/adapter-kysely.
 //
 //   node smoke/flow.mjs @latchkey/core @latchkey/bearer ...   (LATCHKEY_SMOKE_BINS=a,b)
-/* global fetch, Response */
+/* global fetch, Headers, Response */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -208,6 +208,32 @@ try {
       }
     });
   }
+
+  // The installed typed client against the installed server, keeping the Bearer token itself.
+  await step("@latchkey/client: signs up, reads the session and signs out (Bearer)", async () => {
+    const { createAuthClient } = await import("@latchkey/client");
+    let token = null;
+    const authClient = createAuthClient({
+      baseURL: `${origin}/sqlite/api/auth`,
+      fetchOptions: { headers: { origin, "x-forwarded-for": "10.77.1.1" } },
+      fetch: async (url, init) => {
+        const headers = new Headers(init.headers);
+        if (token) headers.set("authorization", `Bearer ${token}`);
+        const res = await fetch(url, { ...init, headers });
+        token = res.headers.get("set-auth-token") ?? token;
+        return res;
+      },
+    });
+    const email = `installed-client-${Date.now().toString(36)}@example.com`;
+    const signUp = await authClient.signUp.email({ email, password: PASSWORD, name: "Client" });
+    assert.equal(signUp.error, null, JSON.stringify(signUp.error));
+    assert.ok(token, "no set-auth-token kept");
+    const session = await authClient.getSession();
+    assert.equal(session.data?.user.email, email);
+    assert.ok(session.data.user.createdAt instanceof Date);
+    assert.equal((await authClient.signOut()).data?.success, true);
+    assert.equal((await authClient.getSession()).data, null);
+  });
 } finally {
   server.close();
   sqlite.close();
