@@ -17,6 +17,7 @@ import { resolveSecret } from "./secret.js";
 import { allowedHostOrigins, isDynamicBaseURL } from "./dynamic-base.js";
 import { markStorageOnlyTables, resolveStoreRouting } from "../db/storage-options.js";
 import { socialProviderContext } from "../oauth2/providers.js";
+import { shouldCheckErrorCodes } from "../api/declared-codes.js";
 
 /** Schema sources in order: core, then each plugin; two plugins may not create the same new table. */
 function schemaSources(options: LatchkeyOptions): Array<{ owner: string; schema: SchemaDefinition }> {
@@ -41,6 +42,7 @@ function mergeErrorCodes(options: LatchkeyOptions): Record<string, string> {
   const codes: Record<string, string> = { ...BASE_ERROR_CODES };
   for (const plugin of options.plugins ?? []) {
     for (const [code, message] of Object.entries(plugin.errorCodes ?? {})) {
+      if (typeof message !== "string") continue;
       if (codes[code] !== undefined && codes[code] !== message) {
         throw new TypeError(`Error code "${code}" of plugin "${plugin.id}" conflicts with an existing message.`);
       }
@@ -128,6 +130,8 @@ export function buildContext(options: LatchkeyOptions): AuthContext {
     password: passwordContext(options),
     trustedOrigins: [...(own ? [own] : []), ...allowedHosts, ...listed, ...envOrigins],
     plugins,
+    services: new Map(),
+    checkErrorCodes: shouldCheckErrorCodes(),
     errorCodes: mergeErrorCodes(options),
     generateId: generate,
     hasPlugin: (id) => ids.has(id),

@@ -34,7 +34,7 @@ export const changeEmail = endpoint(
       auth.logger.error("Change email is disabled.");
       throw fail("BAD_REQUEST", "CHANGE_EMAIL_DISABLED");
     }
-    const { session, user } = auth.session!;
+    const { session, user } = auth.session;
     const newEmail = ctx.body.newEmail.toLowerCase();
     if (newEmail === user.email) throw refuse("Email is the same");
     // Decide on a usable flow before looking the address up: refusing only for free
