@@ -118,6 +118,7 @@ export type {
 
 // OAuth 2.0 / OpenID Connect client, social providers, account options
 export * from "./oauth2/index.js";
+export * from "./net/index.js";
 // The callback route's flow, for plugins serving it under other paths (Generic OAuth's legacy routes);
 // `startRedirectFlow` comes with the OAuth client above.
 export { runOAuthCallback } from "./routes/oauth-callback.js";

@@ -14,6 +14,7 @@ import { env } from "../env.js";
 import { originOf } from "../security/trusted-origins.js";
 import { configuredBaseURL, joinBaseURL, normalizeBasePath } from "./resolve-base.js";
 import { resolveSecret } from "./secret.js";
+import { warnWithoutBaseURL } from "./base-url-warning.js";
 import { allowedHostOrigins, isDynamicBaseURL } from "./dynamic-base.js";
 import { markStorageOnlyTables, resolveStoreRouting } from "../db/storage-options.js";
 import { socialProviderContext } from "../oauth2/providers.js";
@@ -78,6 +79,7 @@ export function buildContext(options: LatchkeyOptions): AuthContext {
   const logger = createLogger(options.logger);
   const basePath = normalizeBasePath(options.basePath);
   const staticBase = configuredBaseURL(options);
+  warnWithoutBaseURL(options, staticBase, logger);
   const baseURL = staticBase ? joinBaseURL(staticBase, basePath) : "";
   const plugins = options.plugins ?? [];
   const ids = new Set<string>();

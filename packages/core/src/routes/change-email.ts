@@ -5,8 +5,8 @@ import { APIError } from "../errors/api-error.js";
 import { fail } from "../errors/index.js";
 import { setSessionCookie } from "../session/session-cookie.js";
 import { sensitiveSessionMiddleware } from "../session/session-middleware.js";
-import { createEmailVerificationToken, verificationLink } from "./email-verification-token.js";
-import { deliver } from "./mail-delivery.js";
+import { createEmailVerificationToken, verificationLink } from "../mail/email-verification-token.js";
+import { deliver } from "../mail/mail-delivery.js";
 
 /** The reference answers these two with a message and no code. */
 const refuse = (message: string): APIError => new APIError("BAD_REQUEST", { message });

@@ -9,7 +9,7 @@ import { assertTrustedCallbackURL } from "../security/origin-check.js";
 import { deleteSessionCookie } from "../session/session-cookie.js";
 import { getSessionFromRequest, sensitiveSessionMiddleware } from "../session/session-middleware.js";
 import { createDeleteToken, deleteIdentifier } from "./delete-token.js";
-import { deliver } from "./mail-delivery.js";
+import { deliver } from "../mail/mail-delivery.js";
 import { assertPasswordLength } from "./password-rules.js";
 
 const USER_DELETED = { success: true, message: "User deleted" } as const;

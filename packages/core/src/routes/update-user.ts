@@ -5,7 +5,7 @@ import { APIError } from "../errors/api-error.js";
 import { fail } from "../errors/index.js";
 import { deleteSessionCookie, setSessionCookie } from "../session/session-cookie.js";
 import { sessionMiddleware } from "../session/session-middleware.js";
-import { parseInput } from "./user-input.js";
+import { parseInput } from "../db/field-input.js";
 import { validationMessage } from "../api/validation.js";
 
 const record = v.record(v.string(), v.unknown());
