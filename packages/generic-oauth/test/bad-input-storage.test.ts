@@ -6,6 +6,7 @@ import {
   FAULT_MESSAGE,
   faultyAdapter,
   testAuth,
+  VALIDATION_ERROR,
   type FaultSwitch,
   type TestIdP,
 } from "@latchkey/test-support";
@@ -179,7 +180,6 @@ describe("POST /sign-out with provider logout: bad input", () => {
 
 /** A valid sign-out deletes the session: the battery skips the bodies that are one. */
 const A_VALID_SIGN_OUT = "a valid sign-out, which deletes the session";
-const VALIDATION = { status: 400, code: "VALIDATION_ERROR" } as const;
 
 badInputBattery({
   name: "POST /sign-out with provider logout: malformed bodies sign nobody out (SQLite)",
@@ -197,10 +197,10 @@ badInputBattery({
       path: "/sign-out",
       validBody: { callbackURL: "/bye", state: "s", disableRedirect: true },
       expect: {
-        "JSON array": VALIDATION,
-        "JSON string": VALIDATION,
-        "JSON number": VALIDATION,
-        "wrong type": VALIDATION,
+        "JSON array": VALIDATION_ERROR,
+        "JSON string": VALIDATION_ERROR,
+        "JSON number": VALIDATION_ERROR,
+        "wrong type": VALIDATION_ERROR,
         "JSON null": { skip: A_VALID_SIGN_OUT },
         "empty object": { skip: A_VALID_SIGN_OUT },
         "missing field": { skip: A_VALID_SIGN_OUT },

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Row } from "@latchkey/core";
-import {
-  badInputBattery,
-  Browser,
-  testAuth,
-  type CaseExpectation,
-  type TestIdP,
-} from "@latchkey/test-support";
+import { badInputBattery, Browser, testAuth, VALIDATION_ERROR, type TestIdP } from "@latchkey/test-support";
 import { genericOAuth } from "../src/index.ts";
 import {
   AUTH,
@@ -46,17 +40,16 @@ function redirectError(res: Response): { status: number; target: string; error: 
   return { status: res.status, target: `${url.origin}${url.pathname}`, error: url.searchParams.get("error") };
 }
 
-const VALIDATION: CaseExpectation = { status: 400, code: "VALIDATION_ERROR" };
 /** Core's validation answers, before the provider is looked up. */
 const validation = {
   "malformed JSON": { status: 400, code: "BAD_REQUEST" },
   "no content type": { status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
-  "JSON array": VALIDATION,
-  "JSON null": VALIDATION,
-  "JSON string": VALIDATION,
-  "JSON number": VALIDATION,
-  "empty object": VALIDATION,
-  "wrong type": VALIDATION,
+  "JSON array": VALIDATION_ERROR,
+  "JSON null": VALIDATION_ERROR,
+  "JSON string": VALIDATION_ERROR,
+  "JSON number": VALIDATION_ERROR,
+  "empty object": VALIDATION_ERROR,
+  "wrong type": VALIDATION_ERROR,
 };
 /** The flow's callbacks answer errors as redirects to the error page. */
 const callback = { params: { id: "idp" }, nonJSON: true };
@@ -80,7 +73,7 @@ badInputBattery({
       validBody: { providerId: "nope", callbackURL: "/", scopes: ["openid"], disableRedirect: true },
       expect: {
         ...validation,
-        "missing field: providerId": VALIDATION,
+        "missing field: providerId": VALIDATION_ERROR,
         "oversized string: providerId": { status: 400, code: "PROVIDER_CONFIG_NOT_FOUND" },
       },
     },
@@ -90,7 +83,7 @@ badInputBattery({
       validBody: { provider: "nope", callbackURL: "/" },
       expect: {
         ...validation,
-        "missing field: provider": VALIDATION,
+        "missing field: provider": VALIDATION_ERROR,
         "oversized string: provider": { status: 404, code: "PROVIDER_NOT_FOUND" },
       },
     },

@@ -4,6 +4,7 @@ import {
   FAULT_MESSAGE,
   faultyAdapter,
   testAuth,
+  VALIDATION_ERROR,
   type CaseExpectations,
   type FaultSwitch,
 } from "@latchkey/test-support";
@@ -18,8 +19,8 @@ const rows = (store: Record<string, Row[]>) =>
 /** Core's validation answers on the routes the plugin hooks (the reference's codes). */
 const validation: CaseExpectations = {
   "malformed JSON": { status: 400, code: "BAD_REQUEST" },
-  "JSON array": { status: 400, code: "VALIDATION_ERROR" },
-  "wrong type": { status: 400, code: "VALIDATION_ERROR" },
+  "JSON array": VALIDATION_ERROR,
+  "wrong type": VALIDATION_ERROR,
 };
 
 badInputBattery({

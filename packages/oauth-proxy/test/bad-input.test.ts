@@ -4,7 +4,7 @@ import {
   badInputBattery,
   FAULT_MESSAGE,
   faultyAdapter,
-  type CaseExpectation,
+  VALIDATION_ERROR,
   type FaultSwitch,
   type TestIdP,
 } from "@latchkey/test-support";
@@ -360,12 +360,11 @@ describe("a failing database on the preview", () => {
   });
 });
 
-const VALIDATION: CaseExpectation = { status: 400, code: "VALIDATION_ERROR" };
 /** The completion routes: errors in the flow are redirects; malformed queries are validation's. */
 const completion = {
   validQuery: { callbackURL: "/", profile: "00" },
   nonJSON: true,
-  expect: { "repeated key: callbackURL": VALIDATION, "repeated key: profile": VALIDATION },
+  expect: { "repeated key: callbackURL": VALIDATION_ERROR, "repeated key: profile": VALIDATION_ERROR },
 };
 
 badInputBattery({
@@ -381,8 +380,8 @@ badInputBattery({
       // An unknown provider: the proxy's hooks run, nothing is stored.
       validBody: { provider: "nope", callbackURL: "/" },
       expect: {
-        "JSON array": VALIDATION,
-        "wrong type": VALIDATION,
+        "JSON array": VALIDATION_ERROR,
+        "wrong type": VALIDATION_ERROR,
         "oversized string: provider": { status: 404, code: "PROVIDER_NOT_FOUND" },
       },
     },

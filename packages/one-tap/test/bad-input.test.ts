@@ -6,6 +6,7 @@ import {
   faultyAdapter,
   startIdP,
   testAuth,
+  VALIDATION_ERROR,
   type FaultSwitch,
   type TestIdP,
 } from "@latchkey/test-support";
@@ -37,7 +38,6 @@ async function answer(res: Response): Promise<{ status: number; code?: string; m
   return { status: res.status, ...(body.code ? { code: body.code } : {}), message: body.message };
 }
 
-const VALIDATION = { status: 400, code: "VALIDATION_ERROR" } as const;
 /** The reference's answer to a body that validates but holds no usable token: a message, no code. */
 const INVALID_TOKEN = { status: 400, code: null, message: "invalid id token" } as const;
 
@@ -60,11 +60,11 @@ badInputBattery({
       expect: {
         "malformed JSON": { status: 400, code: "BAD_REQUEST", message: "Invalid JSON in request body" },
         "no content type": { status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
-        "JSON array": VALIDATION,
-        "JSON string": VALIDATION,
-        "empty object": VALIDATION,
-        "missing field: idToken": VALIDATION,
-        "wrong type": VALIDATION,
+        "JSON array": VALIDATION_ERROR,
+        "JSON string": VALIDATION_ERROR,
+        "empty object": VALIDATION_ERROR,
+        "missing field: idToken": VALIDATION_ERROR,
+        "wrong type": VALIDATION_ERROR,
         "missing field: callbackURL": INVALID_TOKEN,
         "extra fields": INVALID_TOKEN,
         "prototype keys": INVALID_TOKEN,

@@ -29,6 +29,7 @@ export {
 export type { BadInputCase } from "./bad-input/body-cases.js";
 export {
   CORE_EXPECTATIONS,
+  VALIDATION_ERROR,
   type CaseExpectation,
   type CaseExpectations,
   type CaseFamily,

@@ -59,7 +59,8 @@ async function send(
   });
 }
 
-function assertAnswer(got: ClientAnswer, route: BatteryRoute, want: CaseExpectation): void {
+/** The battery's rules for one answer (exported for the kit's own tests). */
+export function assertAnswer(got: ClientAnswer, route: BatteryRoute, want: CaseExpectation): void {
   const body = got.json as { code?: unknown; message?: unknown } | undefined;
   const summary = { status: got.status, body: got.text.slice(0, 300) };
   expect(got.status, `never a 5xx: ${JSON.stringify(summary)}`).toBeLessThan(500);

@@ -40,6 +40,9 @@ export interface CaseExpectation {
 /** Expectations by case name (`"wrong type: email as number"`) or by family (`"wrong type"`). */
 export type CaseExpectations = Partial<Record<string, CaseExpectation>>;
 
+/** Core's answer to a body or query its schema refuses (the reference's code). */
+export const VALIDATION_ERROR: CaseExpectation = { status: 400, code: "VALIDATION_ERROR" };
+
 /**
  * What core decides for every route before route code runs, so each package need not repeat
  * it. The two empty-body cases are left open on purpose: their answers are changing in core,
