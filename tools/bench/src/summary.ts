@@ -54,6 +54,13 @@ export function summaryTable(results: Partial<GroupResults>): Table | null {
   const minimal = results.bundle?.rows.find((row) => row.case === "minimal");
   if (minimal)
     line("minimal edge bundle ≤ 1/3 of the reference (min+gzip)", ratioText(minimal.ratio), [minimal.target]);
+  const every = results.typecheck?.rows.find((row) => row.series === "every package");
+  if (every)
+    line(
+      "type-check an app with every plugin ≤ 1/2 of the reference's instantiations",
+      ratioText(every.ratio),
+      [every.target],
+    );
   const cold = results["cold-start"];
   if (cold) line("cold start ≤ 1/2 of the reference (median of 10)", ratioText(cold.ratio), [cold.target]);
   if (!rows.length) return null;
