@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { growthSteps, type TypecheckRow, type TypecheckRun } from "../src/groups/typecheck.js";
 import { perPlugin, typecheckTable } from "../src/groups/typecheck-table.js";
 import { parseOptions } from "../src/options.js";
+import { summaryTable } from "../src/summary.js";
+import { atMost } from "../src/targets.js";
 import { appFiles, endpointCall, PROBES, type AppPlugin } from "../src/typecheck/app-source.js";
 import { parseExtendedDiagnostics } from "../src/typecheck/diagnostics.js";
 
@@ -186,6 +188,39 @@ describe("growth", () => {
     ]);
     expect(table.rows[3]?.[1]).toBe("—");
     expect(table.notes.join("\n")).toContain('SOURCE via customConditions ["@latchkey/source"]');
+  });
+});
+
+describe("summary", () => {
+  it("judges the every-package row against half the reference's instantiations", () => {
+    const run = (instantiations: number) =>
+      ({
+        instantiations,
+        errors: [],
+        probes: { apiTyped: true, inferSession: true },
+      }) as unknown as TypecheckRun;
+    const summary = summaryTable({
+      typecheck: {
+        latchkeyTypes: { from: "dist", reason: "built" },
+        floor: run(3),
+        unmapped: [],
+        rows: [
+          {
+            series: "every package",
+            label: "every plugin package: 5",
+            plugins: 5,
+            added: [],
+            latchkey: run(20_000),
+            reference: run(50_000),
+            ratio: 0.4,
+            target: atMost(0.4, 0.5, "≤ 1/2"),
+          },
+        ],
+      },
+    });
+    expect(summary?.rows).toEqual([
+      ["type-check an app with every plugin ≤ 1/2 of the reference's instantiations", "0.40x", "met"],
+    ]);
   });
 });
 

@@ -7,6 +7,11 @@ const thousands = (n: number): string => n.toLocaleString("en-US");
 const mb = (run: TypecheckRun): string => (run.memoryKB / 1024).toFixed(0);
 const seconds = (run: TypecheckRun): string => run.checkSeconds.toFixed(2);
 
+/** Latchkey / reference instantiations: "0.003x" below 0.1 (two decimals would read 0.00x), else ratioText. */
+export function instantiationRatioText(ratio: number): string {
+  return ratio < 0.1 ? `${ratio.toFixed(3)}x` : ratioText(ratio);
+}
+
 /**
  * Instantiations added per plugin since the previous row of the same side (growth and
  * reference-only rows), so "no faster than linear" reads as a column that does not grow.
@@ -89,7 +94,7 @@ export function typecheckTable(result: TypecheckResult): Table {
         `(${endpoints.filter(Boolean).join(", ") || "none"}, the first installed plugin that has one; none below it). Generated under tools/bench/.typecheck/ (src/typecheck/app-source.ts).`,
       `Latchkey's types: ${result.latchkeyTypes.from === "dist" ? "from" : 'from SOURCE via customConditions ["@latchkey/source"] —'} ${result.latchkeyTypes.reason}` +
         (result.latchkeyTypes.from === "source"
-          ? ". tsc then checks Latchkey's own source files too, so its numbers overstate what a user of the built packages pays."
+          ? ". tsc then checks Latchkey's own source files too, so its numbers overstate what a user of the built packages pays; the target is not judged."
           : "."),
       `Latchkey \`auth.api\` typed from the installed plugins: ${probe("apiTyped")}; \`auth.$Infer.Session\`: ${probe("inferSession")}` +
         " (where not, the app reads results through a fallback to core's `Session`/`User` rows, and its numbers cannot yet show the cost of typed plugins).",

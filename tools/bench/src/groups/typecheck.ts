@@ -116,7 +116,9 @@ export async function runTypecheck(ctx: RunContext): Promise<TypecheckResult> {
       socialProviders: socialProviders("reference"),
     });
     const ratio = latchkey.instantiations / reference.instantiations;
-    const target = series === "every package" ? atMost(ratio, 0.5, "≤ 1/2") : null;
+    // Judged only against Latchkey's built types: from source, tsc also checks its implementation.
+    const judged = series === "every package" && latchkeyTypes.from === "dist";
+    const target = judged ? atMost(ratio, 0.5, "≤ 1/2") : null;
     const added = plugins.slice(rows.at(-1)?.plugins ?? 0).map((p) => p.id);
     return { series, label, plugins: plugins.length, added, latchkey, reference, ratio, target };
   };
