@@ -1,4 +1,12 @@
-import { BetterAuthError, type Adapter, type ResolvedModel, type Row, type Where } from "@latchkey/core";
+import {
+  assertDelta,
+  assertPaging,
+  BetterAuthError,
+  type Adapter,
+  type ResolvedModel,
+  type Row,
+  type Where,
+} from "@latchkey/core";
 import { decodeRow, encodeRow } from "./encode.js";
 import { run, type Executor } from "./executor.js";
 import { fieldOf, modelOf, outputFields } from "./model.js";
@@ -62,6 +70,8 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
       select,
     }: Args<"findMany">): Promise<T[]> {
       const m = model(name);
+      // Both are bound as parameters, where mysql2 would expand an object.
+      assertPaging(limit, offset);
       const order = sortBy
         ? sql` ORDER BY ${id(fieldOf(m, sortBy.field).fieldName)} ${raw(sortBy.direction === "desc" ? "DESC" : "ASC")}`
         : EMPTY;
@@ -117,6 +127,7 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
       const { model: name, where: w, increment, set } = args;
       const m = model(name);
       const column = (field: string): string => fieldOf(m, field).fieldName;
+      for (const [field, delta] of Object.entries(increment)) assertDelta(m.model, field, delta);
       const changes = [...increments(increment, column), ...assignments(m, set ?? {})];
       if (changes.length === 0) {
         throw new BetterAuthError("incrementOne requires a non-empty `increment` or `set`; both were empty.");
