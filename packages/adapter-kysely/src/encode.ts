@@ -1,7 +1,7 @@
 import { assertStorable, type ResolvedField, type ResolvedModel, type Row } from "@latchkey/core";
 import type { DatabaseType } from "./database-type.js";
+import type { ColumnFit } from "./executor.js";
 import { fieldOf, ID_FIELD, outputFields } from "./model.js";
-import { assertFitsMysql } from "./mysql-capacity.js";
 
 /**
  * Value encodings, as the reference's adapter factory writes them (core.md §2.4):
@@ -93,16 +93,22 @@ export function decodeRow<T extends Row>(model: ResolvedModel, row: Row, select?
 
 /**
  * Encodes a logical record into physical column → value pairs; unknown keys are dropped as the
- * reference does. Values no column would hold intact are refused before any SQL is sent.
+ * reference does. Values no column would hold intact are refused before any SQL is sent
+ * (`fits`: strings too long for their column, on MySQL).
  */
-export function encodeRow(model: ResolvedModel, data: Row, type: DatabaseType): Array<[string, unknown]> {
+export function encodeRow(
+  model: ResolvedModel,
+  data: Row,
+  type: DatabaseType,
+  fits?: ColumnFit,
+): Array<[string, unknown]> {
   const out: Array<[string, unknown]> = [];
   for (const [key, value] of Object.entries(data)) {
     const field = key === "id" ? ID_FIELD : model.fields[key];
     if (!field || value === undefined) continue;
     assertStorable(model.model, key, field, value);
     const encoded = encodeValue(field, value, type);
-    if (type === "mysql" && typeof encoded === "string") assertFitsMysql(model, key, field, encoded);
+    if (fits && typeof encoded === "string") fits(model, key, field, encoded);
     out.push([field.fieldName, encoded]);
   }
   return out;

@@ -25,7 +25,7 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
   const columns = (m: ResolvedModel, select?: string[]): Fragment =>
     select?.length ? join(outputFields(m, select).map((f) => id(fieldOf(m, f).fieldName))) : raw("*");
   const assignments = (m: ResolvedModel, data: Row): Assignments =>
-    encodeRow(m, data, x.type).map(([column, value]) => sql`${id(column)} = ${value}`);
+    encodeRow(m, data, x.type, x.fits).map(([column, value]) => sql`${id(column)} = ${value}`);
   const rows = async (query: Fragment): Promise<Row[]> => (await run(x, query)).rows;
 
   const findOne = async <T extends Row>(
@@ -41,7 +41,7 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
   return {
     async create<T extends Row>({ model: name, data, select }: Args<"create">): Promise<T> {
       const m = model(name);
-      const pairs = encodeRow(m, data, x.type);
+      const pairs = encodeRow(m, data, x.type, x.fits);
       const into = table(m.tableName);
       const names = join(pairs.map(([column]) => id(column)));
       const values = join(pairs.map(([, value]) => value));
@@ -105,7 +105,8 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
       const m = model(name);
       const set = assignments(m, update);
       if (set.length === 0) return 0;
-      return (await run(x, sql`UPDATE ${table(m.tableName)} SET ${join(set)}${whereClause(where(m, w))}`)).affected;
+      return (await run(x, sql`UPDATE ${table(m.tableName)} SET ${join(set)}${whereClause(where(m, w))}`))
+        .affected;
     },
     async delete({ model: name, where: w }) {
       // An empty `where` deletes nothing here, unlike `deleteMany`.

@@ -4,6 +4,7 @@
 import type { Dialect, Kysely } from "kysely";
 import { connectAs } from "./connect.js";
 import { createKyselyAdapter, type KyselyAdapterFactory } from "./create-adapter.js";
+import { assertFitsMysql } from "./mysql-capacity.js";
 
 export type { KyselyAdapter, KyselyAdapterFactory } from "./create-adapter.js";
 
@@ -17,5 +18,5 @@ export type { KyselyAdapter, KyselyAdapterFactory } from "./create-adapter.js";
  * const auth = createAuth({ database: kyselyAdapter(db), secret, baseURL });
  */
 export function kyselyAdapter<T>(db: Kysely<T> | Dialect): KyselyAdapterFactory {
-  return createKyselyAdapter(connectAs(db, "mysql"));
+  return createKyselyAdapter(connectAs(db, "mysql"), assertFitsMysql);
 }

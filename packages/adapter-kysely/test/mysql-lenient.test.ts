@@ -1,7 +1,9 @@
 import { createPool } from "mysql2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BetterAuthError, coreSchema, createLogger, resolveSchema } from "@latchkey/core";
+import { MysqlDialect } from "kysely";
 import { kyselyAdapter, type KyselyAdapter } from "../src/index.js";
+import { kyselyAdapter as mysqlEntry } from "../src/mysql.js";
 import { freshMysql } from "./support/databases.js";
 
 // MySQL outside strict mode cuts a string too long for its column and only warns. These tests
@@ -23,11 +25,12 @@ const user = (id: string, image: string, email = `${id}@example.com`) => ({
 describe("MySQL without strict mode", () => {
   let fresh: Awaited<ReturnType<typeof freshMysql>>;
   let adapter: KyselyAdapter;
+  let pool: ReturnType<typeof createPool>;
 
   beforeAll(async () => {
     fresh = await freshMysql();
     await fresh.pool.promise().end();
-    const pool = createPool({ host: "127.0.0.1", user: "root", password: "", database: fresh.name });
+    pool = createPool({ host: "127.0.0.1", user: "root", password: "", database: fresh.name });
     pool.on("connection", (connection) => connection.query("SET SESSION sql_mode = ''"));
     adapter = kyselyAdapter(pool)({ schema, logger: createLogger({ disabled: true }) });
     await adapter.createTables?.();
@@ -85,5 +88,20 @@ describe("MySQL without strict mode", () => {
     expect((await adapter.findOne({ model: "user", where: [{ field: "email", value: fits }] }))?.id).toBe(
       "u".repeat(36),
     );
+  });
+
+  it("the /mysql entry refuses the same strings", async () => {
+    // A dialect over a second pool with the same lenient sessions; the adapter destroys it on close().
+    const lenient = createPool({ host: "127.0.0.1", user: "root", password: "", database: fresh.name });
+    lenient.on("connection", (connection) => connection.query("SET SESSION sql_mode = ''"));
+    const viaEntry = mysqlEntry(new MysqlDialect({ pool: lenient }))({
+      schema,
+      logger: createLogger({ disabled: true }),
+    });
+    await expect(
+      viaEntry.create({ model: "user", data: user("u5", "x".repeat(70_000)) }),
+    ).rejects.toBeInstanceOf(BetterAuthError);
+    expect(await viaEntry.count({ model: "user", where: [{ field: "id", value: "u5" }] })).toBe(0);
+    await viaEntry.close?.();
   });
 });
