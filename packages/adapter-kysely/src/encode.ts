@@ -23,7 +23,7 @@ export function encodeValue(field: ResolvedField, raw: unknown, type: DatabaseTy
 
 /** Brings loosely typed input to the field's type: ISO strings to dates, "true" to booleans. */
 function toFieldType(field: ResolvedField, value: unknown): unknown {
-  // Only safe integers get here (field-value.ts); numbers columns read back as numbers.
+  // Only safe integers get here (field-value.ts); number columns read back as numbers.
   if (typeof value === "bigint") return Number(value);
   if (field.type === "date" && typeof value === "string") return new Date(value);
   if (field.type === "boolean" && (value === "true" || value === "false")) return value === "true";

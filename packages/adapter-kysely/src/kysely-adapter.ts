@@ -105,8 +105,7 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
       const m = model(name);
       const set = assignments(m, update);
       if (set.length === 0) return 0;
-      return (await run(x, sql`UPDATE ${table(m.tableName)} SET ${join(set)}${whereClause(where(m, w))}`))
-        .affected;
+      return (await run(x, sql`UPDATE ${table(m.tableName)} SET ${join(set)}${whereClause(where(m, w))}`)).affected;
     },
     async delete({ model: name, where: w }) {
       // An empty `where` deletes nothing here, unlike `deleteMany`.
