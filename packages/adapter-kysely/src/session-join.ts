@@ -1,4 +1,4 @@
-import type { ResolvedModel, Row } from "@latchkey/core";
+import { assertComparable, type ResolvedModel, type Row } from "@latchkey/core";
 import { decodeValue, encodeValue } from "./encode.js";
 import type { Executor } from "./executor.js";
 import { fieldOf, modelOf, outputFields } from "./model.js";
@@ -49,6 +49,7 @@ export function sessionWithUser(x: Executor) {
 
   return async <S extends Row, U extends Row>(token: string): Promise<{ session: S; user: U } | null> => {
     compiled ??= prepare();
+    assertComparable("session", { field: "token", value: token }, compiled.token);
     const session = modelOf(x.schema, "session");
     const result = await x.db().run({ sql: compiled.sql, parameters: [encodeValue(compiled.token, token, x.type)] });
     const [row] = result.rows;
