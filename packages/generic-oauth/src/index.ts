@@ -30,7 +30,7 @@ export function genericOAuth(options: GenericOAuthOptions): GenericOAuthPlugin {
   const duplicates = ids.filter((id, i) => ids.indexOf(id) !== i);
   return {
     id: "generic-oauth",
-    errorCodes: { ...GENERIC_OAUTH_ERROR_CODES },
+    errorCodes: GENERIC_OAUTH_ERROR_CODES,
     ...(options.legacyRoutes ? { endpoints: legacyRoutes(ids) } : {}),
     init: (ctx) => {
       // Reference: both only warn; the first entry of an id wins.

@@ -115,6 +115,28 @@ export function assertComparable(model: string, where: Where, field: ResolvedFie
   if (problem) throw new BetterAuthError(`Cannot compare "${model}.${where.field}" with ${problem}.`);
 }
 
+/** A string no column can hold (a NUL, an unpaired surrogate): it equals no stored value. */
+const unmatchable = (value: unknown): boolean => typeof value === "string" && textProblem(value) !== null;
+
+/**
+ * A where clause as an adapter runs it. Lookups often carry client input (a token, a state),
+ * so a string no column can hold is not an error there: it decides the clause, equal to no
+ * stored value (`false`) and different from every one (`ne`: `true`), and `in` / `not_in`
+ * drop such elements. Values of the wrong kind still throw, as `assertComparable` says.
+ */
+export function comparableWhere(model: string, where: Where, field: ResolvedField): Where | boolean {
+  const op = where.operator ?? "eq";
+  let clause = where;
+  if ((op === "in" || op === "not_in") && Array.isArray(where.value)) {
+    const kept = (where.value as unknown[]).filter((item) => !unmatchable(item));
+    if (kept.length !== where.value.length) clause = { ...where, value: kept as Where["value"] };
+  } else if (unmatchable(where.value)) {
+    return op === "ne";
+  }
+  assertComparable(model, clause, field);
+  return clause;
+}
+
 /** Throws a `BetterAuthError` unless an `incrementOne` delta for `model.name` is a finite number. */
 export function assertDelta(model: string, name: string, delta: unknown): void {
   if (typeof delta !== "number" || !Number.isFinite(delta)) {

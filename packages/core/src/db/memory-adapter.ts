@@ -1,7 +1,7 @@
 import type { Adapter, AdapterFactory, Row, Where, WhereOperator } from "./adapter.js";
 import type { ResolvedField, ResolvedModel, ResolvedSchema } from "./field.js";
 import { BetterAuthError } from "../errors/api-error.js";
-import { assertComparable, assertDelta, assertPaging, assertStorable } from "./field-value.js";
+import { assertDelta, comparableWhere, assertPaging, assertStorable } from "./field-value.js";
 
 /** Rows of one table, keyed by physical column names. */
 type Table = Row[];
@@ -115,15 +115,14 @@ function build(schema: ResolvedSchema, store: Record<string, Table>, journal: Ch
     const clauses = where.map((c) => {
       const field = fieldOf(model, c.field);
       // Checked here, once per clause, so a bad value is refused even on an empty table.
-      assertComparable(model.model, c, field);
-      return { c, field };
+      return { c, checked: comparableWhere(model.model, c, field), field };
     });
     const ands = clauses.filter(({ c }) => c.connector !== "OR");
     const ors = clauses.filter(({ c }) => c.connector === "OR");
     const test =
       (row: Row) =>
-      ({ c, field }: { c: Where; field: ResolvedField }) =>
-        holds(row[field.fieldName], c, field);
+      ({ checked, field }: { checked: Where | boolean; field: ResolvedField }) =>
+        typeof checked === "boolean" ? checked : holds(row[field.fieldName], checked, field);
     // AND clauses must all hold; when OR clauses exist, at least one of them must hold too.
     return (row) => ands.every(test(row)) && (ors.length === 0 || ors.some(test(row)));
   };

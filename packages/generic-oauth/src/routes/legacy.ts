@@ -1,6 +1,5 @@
 import * as v from "valibot";
 import {
-  APIError,
   endpoint,
   findSocialProvider,
   runOAuthCallback,
@@ -40,11 +39,7 @@ async function legacyProvider(
 ): Promise<OAuthProvider> {
   const provider = ids.has(providerId) ? await findSocialProvider(ctx.context, providerId) : null;
   if (!provider) {
-    throw APIError.from(
-      "BAD_REQUEST",
-      "PROVIDER_CONFIG_NOT_FOUND",
-      GENERIC_OAUTH_ERROR_CODES.PROVIDER_CONFIG_NOT_FOUND,
-    );
+    throw GENERIC_OAUTH_ERROR_CODES.fail("PROVIDER_CONFIG_NOT_FOUND", "BAD_REQUEST");
   }
   return { ...provider, callbackPath: legacyCallbackPath(provider.id) };
 }
