@@ -1,4 +1,4 @@
-import { describe, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { createAuth, memoryAdapter, type SessionWithUser } from "../src/index.ts";
 import { notes } from "./plugin-contract.test.ts";
 
@@ -15,6 +15,7 @@ describe("auth.api and $Infer types", () => {
       user: { additionalFields: { role: { type: "string" }, nickname: { type: "string", required: false } } },
       session: { additionalFields: { device: { type: ["phone", "laptop"] as const } } },
     });
+    expect(typeof auth.api.getSession).toBe("function");
     type Session = typeof auth.$Infer.Session;
     expectTypeOf<Awaited<ReturnType<typeof auth.api.getSession>>>().toEqualTypeOf<Session | null>();
     expectTypeOf<Session["user"]["role"]>().toEqualTypeOf<string>();

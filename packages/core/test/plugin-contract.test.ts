@@ -30,7 +30,7 @@ const listNotes = endpoint("/notes/list", { method: "GET", use: [sessionMiddlewa
 );
 
 /** The plugin object `notes()` returns. */
-export interface NotesPlugin extends LatchkeyPlugin<"notes", { addNote: typeof addNote; listNotes: typeof listNotes }> {}
+export type NotesPlugin = LatchkeyPlugin<"notes", { addNote: typeof addNote; listNotes: typeof listNotes }>;
 
 /** A small plugin that uses every part of the contract: a table, endpoints, hooks, error codes. */
 export function notes(): NotesPlugin {

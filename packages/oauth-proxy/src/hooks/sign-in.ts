@@ -1,4 +1,4 @@
-import { APIError, createAuthMiddleware, type EndpointContext, type HookEntry } from "@latchkey/core";
+import { APIError, createAuthMiddleware, type HookEntry } from "@latchkey/core";
 import { originOf, resolveCurrentURL, shouldSkipProxy, stripTrailingSlashes } from "../current-url.js";
 import type { ResolvedOAuthProxyOptions } from "../options.js";
 import { sealStatePackage } from "../state-package.js";

@@ -9,7 +9,6 @@ import {
   linkOAuthAccount,
   parseState,
   finishOAuthSignIn,
-  type Endpoint,
   type EndpointContext,
   type OAuthAccountInput,
   type OAuthStateData,
