@@ -13,6 +13,8 @@ describe("hook matchers", () => {
     );
     expect(() => withHook({ matcher: ["/sign-in/nowhere"] })).toThrow(TypeError);
     expect(() => withHook({ matcher: ["/two-factor/*"] })).toThrow(TypeError);
+    // A reference-style function matcher cannot be checked: refused with what to write instead.
+    expect(() => withHook({ matcher: (() => true) as unknown as "*" })).toThrow(/use `when`/);
   });
 
   it("names, paths and prefixes select endpoints; `when` narrows at call time", async () => {

@@ -24,6 +24,12 @@ function matchEntry(entry: string, endpoints: Record<string, Endpoint>): Endpoin
 
 function resolveMatcher(matcher: HookMatcher, endpoints: Record<string, Endpoint>, owner: string): ResolvedHook["endpoints"] {
   if (matcher === "*") return "*";
+  if (!Array.isArray(matcher)) {
+    // The reference's `matcher: (ctx) => boolean` cannot be checked at start: name the endpoints.
+    throw new TypeError(
+      `A hook of ${owner} has a matcher that is not "*" or a list of endpoint names and paths; use \`when\` for a test at call time.`,
+    );
+  }
   const set = new Set<Endpoint>();
   for (const entry of matcher) {
     const found = matchEntry(entry, endpoints);
