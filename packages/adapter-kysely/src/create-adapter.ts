@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { Connection } from "./connect.js";
 import type { DatabaseType } from "./database-type.js";
 import { planMigrations } from "./ddl.js";
-import { createScope, inTransaction, type Executor } from "./executor.js";
+import { createScope, inTransaction, type ColumnFit, type Executor } from "./executor.js";
 import { dataOperations } from "./kysely-adapter.js";
 import type { Runner } from "./runners/runner.js";
 import { findSchemaProblems } from "./schema-check.js";
@@ -38,8 +38,11 @@ export interface KyselyAdapter extends Adapter {
 /** What `kyselyAdapter` returns: an `AdapterFactory` whose adapters expose `db`, `type` and `query`. */
 export type KyselyAdapterFactory = (init: AdapterInit) => KyselyAdapter;
 
-/** The adapter factory over a resolved connection; every entry point's `kyselyAdapter` ends here. */
-export function createKyselyAdapter(connection: Connection): KyselyAdapterFactory {
+/**
+ * The adapter factory over a resolved connection; every entry point's `kyselyAdapter` ends here.
+ * `fits` is the MySQL column-length check, passed only by the entries that can speak MySQL.
+ */
+export function createKyselyAdapter(connection: Connection, fits?: ColumnFit): KyselyAdapterFactory {
   const { type, runner: root } = connection;
   // Adapter calls made through the root adapter inside `transaction()` join the transaction.
   const scope = createScope<Runner>();
@@ -51,6 +54,7 @@ export function createKyselyAdapter(connection: Connection): KyselyAdapterFactor
       type,
       db: current,
       prepare: root.prepare,
+      ...(type === "mysql" && fits ? { fits } : {}),
       atomically: (fn) => inTransaction(current(), type, fn),
     });
 

@@ -1,4 +1,5 @@
 import {
+  assertOnDelete,
   BetterAuthError,
   orderedModels,
   type ResolvedField,
@@ -83,6 +84,10 @@ const statement = (text: string): Compiled => ({ sql: text, parameters: [] });
  */
 export async function planMigrations(x: Executor): Promise<Compiled[]> {
   const { type, schema } = x;
+  // `onDelete` is written into the DDL text: a schema built without resolveSchema is checked too.
+  for (const model of Object.values(schema)) {
+    for (const [name, field] of Object.entries(model.fields)) assertOnDelete(model.model, name, field);
+  }
   const tables = await listTables(x);
   const existingIndexes = await listIndexes(x);
   const creates: Compiled[] = [];

@@ -1,5 +1,6 @@
-import type { ResolvedField, ResolvedModel, Row } from "@latchkey/core";
+import { assertStorable, type ResolvedField, type ResolvedModel, type Row } from "@latchkey/core";
 import type { DatabaseType } from "./database-type.js";
+import type { ColumnFit } from "./executor.js";
 import { fieldOf, ID_FIELD, outputFields } from "./model.js";
 
 /**
@@ -22,6 +23,8 @@ export function encodeValue(field: ResolvedField, raw: unknown, type: DatabaseTy
 
 /** Brings loosely typed input to the field's type: ISO strings to dates, "true" to booleans. */
 function toFieldType(field: ResolvedField, value: unknown): unknown {
+  // Only safe integers get here (field-value.ts); number columns read back as numbers.
+  if (typeof value === "bigint") return Number(value);
   if (field.type === "date" && typeof value === "string") return new Date(value);
   if (field.type === "boolean" && (value === "true" || value === "false")) return value === "true";
   if (
@@ -88,12 +91,25 @@ export function decodeRow<T extends Row>(model: ResolvedModel, row: Row, select?
   return out as T;
 }
 
-/** Encodes a logical record into physical column → value pairs; unknown keys are dropped as the reference does. */
-export function encodeRow(model: ResolvedModel, data: Row, type: DatabaseType): Array<[string, unknown]> {
+/**
+ * Encodes a logical record into physical column → value pairs; unknown keys are dropped as the
+ * reference does. Values no column would hold intact are refused before any SQL is sent
+ * (`fits`: strings too long for their column, on MySQL).
+ */
+export function encodeRow(
+  model: ResolvedModel,
+  data: Row,
+  type: DatabaseType,
+  fits?: ColumnFit,
+): Array<[string, unknown]> {
   const out: Array<[string, unknown]> = [];
   for (const [key, value] of Object.entries(data)) {
     const field = key === "id" ? ID_FIELD : model.fields[key];
-    if (field && value !== undefined) out.push([field.fieldName, encodeValue(field, value, type)]);
+    if (!field || value === undefined) continue;
+    assertStorable(model.model, key, field, value);
+    const encoded = encodeValue(field, value, type);
+    if (fits && typeof encoded === "string") fits(model, key, field, encoded);
+    out.push([field.fieldName, encoded]);
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import type { AsyncLocalStorage } from "node:async_hooks";
-import type { ResolvedSchema } from "@latchkey/core";
+import type { ResolvedField, ResolvedModel, ResolvedSchema } from "@latchkey/core";
 import type { DatabaseType } from "./database-type.js";
 import type { QueryResult, Runner } from "./runners/runner.js";
 import { compile, type Fragment } from "./sql.js";
@@ -12,9 +12,17 @@ export interface Executor {
   db(): Runner;
   /** Marks a hot statement text to be sent as a named prepared statement (raw `pg` Pools only). */
   prepare?(sql: string): void;
+  /**
+   * Refuses a string its column would not hold whole; set on MySQL only, and only by the
+   * entries that can speak MySQL, so the other per-dialect bundles leave the code out.
+   */
+  fits?: ColumnFit;
   /** Runs `fn` in a transaction, joining the current one when `db()` already is one. */
   atomically<R>(fn: (db: Runner) => Promise<R>): Promise<R>;
 }
+
+/** Throws when `text` does not fit `model.name`'s column whole. */
+export type ColumnFit = (model: ResolvedModel, name: string, field: ResolvedField, text: string) => void;
 
 /** Compiles `statement` for the executor's dialect and runs it on `on` (default: `x.db()`). */
 export const run = (x: Executor, statement: Fragment, on: Runner = x.db()): Promise<QueryResult> =>

@@ -4,6 +4,7 @@ import {
   type KyselyAdapterFactory,
   type KyselyAdapterOptions,
 } from "./create-adapter.js";
+import { assertFitsMysql } from "./mysql-capacity.js";
 
 export type { DatabaseInput } from "./connect.js";
 export type { DatabaseType } from "./database-type.js";
@@ -19,5 +20,5 @@ export type { KyselyAdapter, KyselyAdapterFactory, KyselyAdapterOptions } from "
  * const auth = createAuth({ database: kyselyAdapter(new Database("auth.db")), secret, baseURL });
  */
 export function kyselyAdapter(db: DatabaseInput, options: KyselyAdapterOptions = {}): KyselyAdapterFactory {
-  return createKyselyAdapter(connect(db, options.type, options.preparedStatements ?? true));
+  return createKyselyAdapter(connect(db, options.type, options.preparedStatements ?? true), assertFitsMysql);
 }

@@ -1,4 +1,12 @@
-import { BetterAuthError, type Adapter, type ResolvedModel, type Row, type Where } from "@latchkey/core";
+import {
+  assertDelta,
+  assertPaging,
+  BetterAuthError,
+  type Adapter,
+  type ResolvedModel,
+  type Row,
+  type Where,
+} from "@latchkey/core";
 import { decodeRow, encodeRow } from "./encode.js";
 import { run, type Executor } from "./executor.js";
 import { fieldOf, modelOf, outputFields } from "./model.js";
@@ -17,7 +25,7 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
   const columns = (m: ResolvedModel, select?: string[]): Fragment =>
     select?.length ? join(outputFields(m, select).map((f) => id(fieldOf(m, f).fieldName))) : raw("*");
   const assignments = (m: ResolvedModel, data: Row): Assignments =>
-    encodeRow(m, data, x.type).map(([column, value]) => sql`${id(column)} = ${value}`);
+    encodeRow(m, data, x.type, x.fits).map(([column, value]) => sql`${id(column)} = ${value}`);
   const rows = async (query: Fragment): Promise<Row[]> => (await run(x, query)).rows;
 
   const findOne = async <T extends Row>(
@@ -33,7 +41,7 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
   return {
     async create<T extends Row>({ model: name, data, select }: Args<"create">): Promise<T> {
       const m = model(name);
-      const pairs = encodeRow(m, data, x.type);
+      const pairs = encodeRow(m, data, x.type, x.fits);
       const into = table(m.tableName);
       const names = join(pairs.map(([column]) => id(column)));
       const values = join(pairs.map(([, value]) => value));
@@ -62,6 +70,8 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
       select,
     }: Args<"findMany">): Promise<T[]> {
       const m = model(name);
+      // Both are bound as parameters, where mysql2 would expand an object.
+      assertPaging(limit, offset);
       const order = sortBy
         ? sql` ORDER BY ${id(fieldOf(m, sortBy.field).fieldName)} ${raw(sortBy.direction === "desc" ? "DESC" : "ASC")}`
         : EMPTY;
@@ -117,6 +127,7 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
       const { model: name, where: w, increment, set } = args;
       const m = model(name);
       const column = (field: string): string => fieldOf(m, field).fieldName;
+      for (const [field, delta] of Object.entries(increment)) assertDelta(m.model, field, delta);
       const changes = [...increments(increment, column), ...assignments(m, set ?? {})];
       if (changes.length === 0) {
         throw new BetterAuthError("incrementOne requires a non-empty `increment` or `set`; both were empty.");

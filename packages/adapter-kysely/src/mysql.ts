@@ -4,12 +4,13 @@
 import type { Dialect, Kysely } from "kysely";
 import { connectAs } from "./connect.js";
 import { createKyselyAdapter, type KyselyAdapterFactory } from "./create-adapter.js";
+import { assertFitsMysql } from "./mysql-capacity.js";
 
 export type { KyselyAdapter, KyselyAdapterFactory } from "./create-adapter.js";
 
 /**
  * The Kysely adapter on MySQL/MariaDB, from a Kysely instance (left open on `close()`) or a Kysely
- * dialect (its instance destroyed on `close()`); same tables and encodings as the main entry.
+ * dialect (its driver destroyed on `close()`); same tables and encodings as the main entry.
  *
  * @example
  * import { Kysely, MysqlDialect } from "kysely";
@@ -17,5 +18,5 @@ export type { KyselyAdapter, KyselyAdapterFactory } from "./create-adapter.js";
  * const auth = createAuth({ database: kyselyAdapter(db), secret, baseURL });
  */
 export function kyselyAdapter<T>(db: Kysely<T> | Dialect): KyselyAdapterFactory {
-  return createKyselyAdapter(connectAs(db, "mysql"));
+  return createKyselyAdapter(connectAs(db, "mysql"), assertFitsMysql);
 }

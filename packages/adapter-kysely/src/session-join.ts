@@ -1,4 +1,4 @@
-import type { ResolvedModel, Row } from "@latchkey/core";
+import { comparableWhere, type ResolvedModel, type Row } from "@latchkey/core";
 import { decodeValue, encodeValue } from "./encode.js";
 import type { Executor } from "./executor.js";
 import { fieldOf, modelOf, outputFields } from "./model.js";
@@ -49,6 +49,8 @@ export function sessionWithUser(x: Executor) {
 
   return async <S extends Row, U extends Row>(token: string): Promise<{ session: S; user: U } | null> => {
     compiled ??= prepare();
+    // A token no column can hold (a NUL in a Bearer value) finds no session.
+    if (comparableWhere("session", { field: "token", value: token }, compiled.token) === false) return null;
     const session = modelOf(x.schema, "session");
     const result = await x.db().run({ sql: compiled.sql, parameters: [encodeValue(compiled.token, token, x.type)] });
     const [row] = result.rows;

@@ -9,7 +9,7 @@ export type { KyselyAdapter, KyselyAdapterFactory } from "./create-adapter.js";
 
 /**
  * The Kysely adapter on SQLite, from a Kysely instance (left open on `close()`) or a Kysely
- * dialect (its instance destroyed on `close()`); same tables and encodings as the main entry.
+ * dialect (its driver destroyed on `close()`); same tables and encodings as the main entry.
  *
  * @example
  * import { Kysely } from "kysely";

@@ -1,4 +1,4 @@
-import type { ResolvedField, ResolvedModel, Where } from "@latchkey/core";
+import { comparableWhere, type ResolvedField, type ResolvedModel, type Where } from "@latchkey/core";
 import type { DatabaseType } from "./database-type.js";
 import { encodeValue } from "./encode.js";
 import { fieldOf } from "./model.js";
@@ -66,7 +66,13 @@ export function whereSql(
   type: DatabaseType,
 ): Condition | null {
   if (!where?.length) return null;
-  const build = (w: Where): Condition => clause(w, fieldOf(model, w.field), type);
+  const build = (w: Where): Condition => {
+    const field = fieldOf(model, w.field);
+    // Refused before any SQL exists: mysql2 would expand an object into `key = value` pairs.
+    const checked = comparableWhere(model.model, w, field);
+    if (typeof checked === "boolean") return raw(checked ? "1 = 1" : "1 = 0");
+    return clause(checked, field, type);
+  };
   const ands = where.filter((w) => w.connector !== "OR").map(build);
   const ors = where.filter((w) => w.connector === "OR").map(build);
   const parts = [...ands.map((c) => sql`(${c})`)];

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe } from "vitest";
 import { atomicCases } from "./cases/atomic.js";
 import { crudCases } from "./cases/crud.js";
+import { hostileTextCases } from "./cases/hostile-text.js";
+import { hostileValueCases } from "./cases/hostile-values.js";
+import { onDeleteCases } from "./cases/on-delete.js";
 import { schemaManagementCases } from "./cases/schema-management.js";
 import { sessionJoinCases } from "./cases/session-join.js";
 import { transactionCases } from "./cases/transaction.js";
@@ -38,9 +41,12 @@ export function runAdapterConformance(
     crudCases(h);
     whereCases(h);
     valueCases(h);
+    hostileValueCases(h);
+    hostileTextCases(h);
     atomicCases(h);
     transactionCases(h);
     sessionJoinCases(h);
     schemaManagementCases(h, options.schemaManagement ?? true);
+    onDeleteCases(h, options.schemaManagement ?? true);
   });
 }

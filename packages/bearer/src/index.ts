@@ -1,4 +1,4 @@
-import type { LatchkeyPlugin } from "@latchkey/core";
+import { BEARER_TOKEN_POLICY, provide, type LatchkeyPlugin } from "@latchkey/core";
 import { resolveBearerOptions, type BearerOptions } from "./options.js";
 import { setAuthTokenHook } from "./set-auth-token.js";
 
@@ -6,15 +6,16 @@ export type { BearerOptions } from "./options.js";
 export { SET_AUTH_TOKEN_HEADER } from "./set-auth-token.js";
 
 /** The plugin object `bearer()` returns. */
-export interface BearerPlugin extends LatchkeyPlugin {
+export interface BearerPlugin extends LatchkeyPlugin<"bearer"> {
   id: "bearer";
   options: BearerOptions;
 }
 
 /**
  * Sends the signed session token in a `set-auth-token` response header whenever a response
- * sets the session cookie, for clients that keep no cookies. Reading
- * `Authorization: Bearer <token>` needs no plugin: core does it.
+ * sets the session cookie, for clients that keep no cookies, and lets `Authorization: Bearer`
+ * carry the bare session token too, as the reference does (unless `requireSignature`).
+ * Without this plugin core reads only the signed `token.sig` form.
  *
  * @example
  * const auth = createAuth({ ...options, plugins: [bearer()] });
@@ -24,7 +25,7 @@ export function bearer(options?: BearerOptions): BearerPlugin {
   return {
     id: "bearer",
     hooks: { after: [setAuthTokenHook] },
-    init: () => (resolved.requireSignature ? { context: { requireSignedBearer: true } } : undefined),
+    init: () => ({ services: [provide(BEARER_TOKEN_POLICY, { acceptUnsigned: !resolved.requireSignature })] }),
     options: resolved,
   };
 }

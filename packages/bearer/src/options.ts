@@ -2,7 +2,7 @@
 export interface BearerOptions {
   /**
    * Refuse unsigned (raw) Bearer tokens: only `token.sig`, as `set-auth-token` sends it,
-   * authenticates. Core reads Bearer; the plugin switches core's check on.
+   * authenticates (what core does without the plugin).
    * @default false
    */
   requireSignature?: boolean | undefined;

@@ -21,7 +21,7 @@ export function exposeHeader(current: string | null, header: string): string {
  * reference does, so sign-up, sign-in, session refreshes and plugin sign-ins all count.
  */
 export const setAuthTokenHook: HookEntry = {
-  matcher: () => true,
+  matcher: "*",
   handler: (ctx: EndpointContext) => {
     const name = ctx.context.authCookies.sessionToken.name;
     const token = sessionCookieValue(ctx.responseHeaders.getSetCookie(), name);

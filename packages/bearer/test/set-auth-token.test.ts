@@ -1,7 +1,7 @@
-import { signCookieValue } from "@latchkey/core";
+import { createAuth, signCookieValue } from "@latchkey/core";
 import { describe, expect, it } from "vitest";
 import { bearer } from "../src/index.ts";
-import { bearerInstance, cookieValue, SECRET, user } from "./instance.ts";
+import { BASE, bearerInstance, cookieValue, SECRET, user } from "./instance.ts";
 
 const SESSION_COOKIE = "better-auth.session_token";
 
@@ -124,6 +124,21 @@ describe("bearer() options", () => {
   it("has the reference's id and keeps its options", () => {
     expect(bearer()).toMatchObject({ id: "bearer", options: { requireSignature: false } });
     expect(bearer({ requireSignature: false }).options).toEqual({ requireSignature: false });
+  });
+
+  it("by default a bare session token authenticates too (reference behaviour); without the plugin it does not", async () => {
+    const t = bearerInstance();
+    const signUp = await t.post("/sign-up/email", { name: "B", email: "bare@example.com", password: "password-1234" });
+    const { token } = await signUp.json();
+    const read = async (auth: { handler: (r: Request) => Promise<Response> }) =>
+      (
+        await auth.handler(
+          new Request(`${BASE}/api/auth/get-session`, { headers: { authorization: `Bearer ${token}` } }),
+        )
+      ).json();
+    expect((await read(t.auth)).session.token).toBe(token);
+    const withoutPlugin = createAuth({ ...t.auth.options, plugins: [] });
+    expect(await read(withoutPlugin)).toBeNull();
   });
 
   it("with requireSignature: true, only the signed token authenticates", async () => {

@@ -110,25 +110,33 @@ for (const [fromKey, toKey] of [
   });
 }
 
-describe("Bearer without a plugin (spec: Bearer reading is core)", () => {
-  it("the token from a reference sign-in works on Latchkey's /get-session", async () => {
+/** The signed `token.sig` value a session cookie pair (`name=value`) carries. */
+const signedValue = (cookie: string): string => decodeURIComponent(cookie.slice(cookie.indexOf("=") + 1));
+
+describe("Bearer without a plugin (spec: Bearer reading is core, signed values only)", () => {
+  it("the signed value from a reference sign-in works on Latchkey's /get-session; a bare token on neither", async () => {
     const user = newUser();
     await signUp(pair.reference, user);
     const { token, userId, cookie } = await signIn(pair.reference, user);
-    const byBearer = await getSession(pair.latchkey, { authorization: `Bearer ${token}` });
+    const signed = `Bearer ${signedValue(cookie)}`;
+    const byBearer = await getSession(pair.latchkey, { authorization: signed });
     expect(byBearer?.user.id).toBe(userId);
     expect(byBearer?.session.token).toBe(token);
     expect(byBearer).toEqual(await getSession(pair.reference, { cookie }));
     // The reference reads Bearer only through its bearer() plugin, which this config lacks.
+    expect(await getSession(pair.reference, { authorization: signed })).toBeNull();
+    // A bare token (as response bodies carry it) is no credential on either side without bearer().
+    expect(await getSession(pair.latchkey, { authorization: `Bearer ${token}` })).toBeNull();
     expect(await getSession(pair.reference, { authorization: `Bearer ${token}` })).toBeNull();
   });
 
-  it("a Bearer token stops working on Latchkey once the reference signs the session out", async () => {
+  it("a Bearer value stops working on Latchkey once the reference signs the session out", async () => {
     const user = newUser();
-    const { token, cookie } = await signUp(pair.reference, user);
-    expect(await getSession(pair.latchkey, { authorization: `Bearer ${token}` })).not.toBeNull();
+    const { cookie } = await signUp(pair.reference, user);
+    const signed = `Bearer ${signedValue(cookie)}`;
+    expect(await getSession(pair.latchkey, { authorization: signed })).not.toBeNull();
     await signOut(pair.reference, cookie);
-    expect(await getSession(pair.latchkey, { authorization: `Bearer ${token}` })).toBeNull();
+    expect(await getSession(pair.latchkey, { authorization: signed })).toBeNull();
   });
 
   it("a Bearer token that is not a session token gets null on Latchkey", async () => {

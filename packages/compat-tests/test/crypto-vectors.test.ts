@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { betterAuth } from "better-auth";
 import { memoryAdapter } from "better-auth/adapters/memory";
 import * as ref from "better-auth/crypto";
-import * as ours from "../../core/src/crypto/index.ts";
+import * as ours from "@latchkey/core";
 
 // Random text mixing ASCII, Latin-1, Cyrillic, CJK, full-width forms (NFKC folds them),
 // combining marks and astral emoji (surrogate pairs), so UTF-8 and normalisation differ.

@@ -50,20 +50,19 @@ export interface AuthContext {
   password: PasswordContext;
   /** Origins allowed to send credentialed state-changing requests and be redirected to. */
   trustedOrigins: string[];
-  plugins: LatchkeyPlugin[];
+  plugins: readonly LatchkeyPlugin[];
+  /** Services the plugins published in `init`, by key id; read them with `getService(ctx, KEY)`. */
+  services: Map<string, unknown>;
+  /** Development and test mode: an error code no installed plugin declares is a 500 (see `assertDeclaredCode`). */
+  checkErrorCodes: boolean;
   /** Every error code of core and plugins → message. */
   errorCodes: Record<string, string>;
   generateId(args: { model: string; size?: number }): string | false;
   hasPlugin(id: string): boolean;
-  /**
-   * Refuse raw `Authorization: Bearer` tokens: only the signed `token.sig` form (the session
-   * cookie's value, as `set-auth-token` sends it) authenticates. Set by `bearer({ requireSignature })`.
-   */
-  requireSignedBearer?: boolean;
   /** Session resolved for the current request, when known (per-request contexts override it). */
   session?: SessionWithUser | null;
-  /** OAuth providers (`socialProviders`, and those plugins add in `init`). */
+  /** OAuth providers (`socialProviders`, and those plugins publish in `init`). */
   socialProviders: SocialProviderEntry[];
-  /** Provider id → factory building a provider from a reference-style config; plugins add to it in `init`. */
+  /** Provider id → factory building a provider from a reference-style config. */
   socialProviderFactories: Record<string, SocialProviderFactory>;
 }

@@ -1,6 +1,17 @@
 // Public entry of @latchkey/core. Plugins and adapters import only from here.
 export { createAuth, type Auth } from "./auth/create-auth.js";
-export type { APICallArgs, APIFunction } from "./auth/server-api.js";
+export type {
+  APICallArgs,
+  APICallOptions,
+  APIFunction,
+  InferAPI,
+  InferFields,
+  InferSession,
+  InferUser,
+  PluginEndpoints,
+  SessionFields,
+  UserFields,
+} from "./auth/infer.js";
 export type { AuthContext, PasswordContext, SessionConfig, SessionWithUser } from "./context.js";
 export type {
   AdvancedOptions,
@@ -17,19 +28,31 @@ export type {
   EmailLinkData,
   EmailVerificationOptions,
   PasswordResetOptions,
+  UserEmailFlowOptions,
 } from "./email-options.js";
-export type { LatchkeyPlugin, LatchkeyPlugin as BetterAuthPlugin, PluginRateLimitRule } from "./plugin.js";
+export type { DynamicBaseURL } from "./auth/dynamic-base.js";
+export type { UserProvisioningSource, ValidateUserInfo, ValidateUserInfoAction } from "./security/validate-user-info.js";
+export type { LatchkeyPlugin, LatchkeyPlugin as BetterAuthPlugin, PluginInit, PluginRateLimitRule } from "./plugin.js";
+export { findService, getService, provide, serviceKey, type ServiceKey, type ServiceProvision } from "./plugin-services.js";
+export { BEARER_TOKEN_POLICY, type BearerTokenPolicy } from "./session/bearer-policy.js";
 
 // Endpoints, routers, hooks
-export { endpoint, type Endpoint, type EndpointMiddleware, type EndpointOptions, type HTTPMethod } from "./api/endpoint.js";
+export {
+  endpoint,
+  type Endpoint,
+  type EndpointMiddleware,
+  type EndpointOptions,
+  type Endpoints,
+  type HTTPMethod,
+} from "./api/endpoint.js";
 export type { EndpointContext, RequestContext } from "./api/context.js";
-export { AuthRouter, createRouter } from "./api/router.js";
-export { createAuthMiddleware, type HookEntry, type HookMiddleware } from "./api/hooks.js";
+export { createAuthMiddleware, type HookEntry, type HookMatcher, type HookMiddleware } from "./api/hooks.js";
 export { email as emailFormat, isEmail } from "./api/validation.js";
 
 // Errors
 export { APIError, BetterAuthError, STATUS, type APIErrorBody, type StatusName } from "./errors/api-error.js";
 export { BASE_ERROR_CODES, fail, type BaseErrorCode } from "./errors/index.js";
+export { defineErrorCodes, type ErrorCodes, type PluginErrorCodes } from "./errors/define-error-codes.js";
 
 // Storage
 export type {
@@ -52,10 +75,12 @@ export type {
   SchemaDefinition,
 } from "./db/field.js";
 export type { Account, Session, User, Verification } from "./db/models.js";
-export type { DatabaseHooks } from "./db/database-hooks.js";
+export type { DatabaseHookContext, DatabaseHooks } from "./db/database-hooks.js";
 export type { InternalAdapter } from "./db/internal-adapter.js";
 export { coreSchema, rateLimitSchema } from "./db/core-schema.js";
-export { orderedModels, resolveSchema, type ModelOverrides } from "./db/resolve-schema.js";
+export { assertOnDelete, orderedModels, resolveSchema, type ModelOverrides } from "./db/resolve-schema.js";
+export { ON_DELETE_ACTIONS, type OnDeleteAction } from "./db/field.js";
+export { assertComparable, assertDelta, assertPaging, assertStorable, comparableWhere } from "./db/field-value.js";
 export { memoryAdapter } from "./db/memory-adapter.js";
 export { toOutput } from "./db/output.js";
 export { incrementStoredCounter, parseStoredJSON, takeStoredValue, ttlSeconds, type SecondaryStorage } from "./db/secondary-storage.js";
@@ -67,6 +92,7 @@ export {
   freshSessionMiddleware,
   sensitiveSessionMiddleware,
   sessionMiddleware,
+  type WithSession,
 } from "./session/session-middleware.js";
 export { deleteSessionCookie, setSessionCookie } from "./session/session-cookie.js";
 export { setCookieCache } from "./cookies/cookie-cache.js";
@@ -94,6 +120,7 @@ export type {
 
 // OAuth 2.0 / OpenID Connect client, social providers, account options
 export * from "./oauth2/index.js";
+export * from "./net/index.js";
 // The callback route's flow, for plugins serving it under other paths (Generic OAuth's legacy routes);
 // `startRedirectFlow` comes with the OAuth client above.
 export { runOAuthCallback } from "./routes/oauth-callback.js";

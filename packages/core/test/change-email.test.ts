@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { LatchkeyOptions } from "../src/index.ts";
-import { createEmailVerificationToken } from "../src/routes/email-verification-token.ts";
+import { createEmailVerificationToken } from "../src/mail/email-verification-token.ts";
 import { createOutbox, jwtParts, linkPath } from "./support/outbox.ts";
 import { cookiePair, findCookie, SECRET, testInstance } from "./support/instance.ts";
 

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   createAuth,
-  createRouter,
   endpoint,
   hmacBase64Url,
   memoryAdapter,
@@ -148,20 +147,14 @@ describe("with the cache off", () => {
 /** Two probe routes: one behind the session middleware, one behind the sensitive one. */
 const probes: LatchkeyPlugin = {
   id: "probes",
-  routes: () =>
-    createRouter()
-      .add(
-        "probeSession",
-        endpoint("/probe/session", { method: "GET", use: [sessionMiddleware] }, (ctx) => ({
-          id: ctx.context.session!.user.id,
-        })),
-      )
-      .add(
-        "probeSensitive",
-        endpoint("/probe/sensitive", { method: "GET", use: [sensitiveSessionMiddleware] }, (ctx) => ({
-          id: ctx.context.session!.user.id,
-        })),
-      ),
+  endpoints: {
+    probeSession: endpoint("/probe/session", { method: "GET", use: [sessionMiddleware] }, (ctx) => ({
+      id: ctx.context.session.user.id,
+    })),
+    probeSensitive: endpoint("/probe/sensitive", { method: "GET", use: [sensitiveSessionMiddleware] }, (ctx) => ({
+      id: ctx.context.session.user.id,
+    })),
+  },
 };
 
 describe("session middlewares", () => {

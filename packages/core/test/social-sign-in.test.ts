@@ -308,11 +308,7 @@ describe("configuration", () => {
       plugins: [
         {
           id: "test-providers",
-          init: (ctx) => ({
-            context: {
-              socialProviderFactories: { ...ctx.socialProviderFactories, idp: () => idpProvider(idp) },
-            },
-          }),
+          init: () => ({ socialProviderFactories: { idp: () => idpProvider(idp) } }),
         },
       ],
     });
@@ -328,13 +324,10 @@ describe("configuration", () => {
       plugins: [
         {
           id: "test-providers",
-          init: (ctx) => ({
-            context: {
-              socialProviderFactories: {
-                ...ctx.socialProviderFactories,
-                idp: () => {
-                  throw new TypeError("idp needs a clientSecret.");
-                },
+          init: () => ({
+            socialProviderFactories: {
+              idp: () => {
+                throw new TypeError("idp needs a clientSecret.");
               },
             },
           }),

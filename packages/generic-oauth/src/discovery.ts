@@ -1,4 +1,4 @@
-import { fetchNoRedirect } from "@latchkey/core";
+import { boundedFetch } from "@latchkey/core";
 
 /** What a provider's discovery document contributes (OIDC Discovery §3, RFC 8414 §2). */
 export interface DiscoveredMetadata {
@@ -37,7 +37,7 @@ export async function discoverMetadata(
   discoveryUrl: string,
   headers: Record<string, string> | undefined,
 ): Promise<DiscoveredMetadata> {
-  const response = await fetchNoRedirect(discoveryUrl, {
+  const response = await boundedFetch(discoveryUrl, {
     method: "GET",
     headers: { accept: "application/json", ...headers },
   });

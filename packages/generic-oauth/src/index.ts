@@ -10,7 +10,7 @@ export { GENERIC_OAUTH_ERROR_CODES, type GenericOAuthErrorCode } from "./error-c
 export * from "./presets/index.js";
 
 /** The plugin object `genericOAuth()` returns. */
-export interface GenericOAuthPlugin extends LatchkeyPlugin {
+export interface GenericOAuthPlugin extends LatchkeyPlugin<"generic-oauth", ReturnType<typeof legacyRoutes>> {
   id: "generic-oauth";
   options: GenericOAuthOptions;
 }
@@ -30,8 +30,8 @@ export function genericOAuth(options: GenericOAuthOptions): GenericOAuthPlugin {
   const duplicates = ids.filter((id, i) => ids.indexOf(id) !== i);
   return {
     id: "generic-oauth",
-    errorCodes: { ...GENERIC_OAUTH_ERROR_CODES },
-    routes: options.legacyRoutes ? () => legacyRoutes(ids) : undefined,
+    errorCodes: GENERIC_OAUTH_ERROR_CODES,
+    ...(options.legacyRoutes ? { endpoints: legacyRoutes(ids) } : {}),
     init: (ctx) => {
       // Reference: both only warn; the first entry of an id wins.
       if (duplicates.length)
@@ -40,9 +40,7 @@ export function genericOAuth(options: GenericOAuthOptions): GenericOAuthPlugin {
       for (const id of new Set(ids))
         if (existing.has(id))
           ctx.logger.warn(`Generic OAuth provider "${id}" shadows a social provider with the same ID`);
-      return {
-        context: { socialProviders: [...providerEntries(options.config, ctx), ...ctx.socialProviders] },
-      };
+      return { socialProviders: providerEntries(options.config, ctx) };
     },
     options,
   };

@@ -1,5 +1,5 @@
 import { decodeJwt } from "jose";
-import { fetchNoRedirect, type OAuth2Tokens, type OAuth2UserInfo } from "@latchkey/core";
+import { boundedFetch, type OAuth2Tokens, type OAuth2UserInfo } from "@latchkey/core";
 import type { GenericOAuthConfig, GenericOAuthUserInfo } from "./options.js";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -14,7 +14,7 @@ export async function fetchProfileJSON(
   headers: Record<string, string>,
 ): Promise<Record<string, unknown> | null> {
   try {
-    const response = await fetchNoRedirect(url, {
+    const response = await boundedFetch(url, {
       method: "GET",
       headers: { accept: "application/json", ...headers },
     });

@@ -1,5 +1,4 @@
 import {
-  APIError,
   ASYMMETRIC_ALGORITHMS,
   createAuthorizationURL,
   oauthFlow,
@@ -66,7 +65,7 @@ export interface ProviderHost {
 }
 
 const invalidConfig = (code: "INVALID_OAUTH_CONFIGURATION" | "TOKEN_URL_NOT_FOUND") =>
-  APIError.from("BAD_REQUEST", code, GENERIC_OAUTH_ERROR_CODES[code]);
+  GENERIC_OAUTH_ERROR_CODES.fail(code, "BAD_REQUEST");
 
 /**
  * The core OAuth provider of one config: the object `/sign-in/social`, `/callback/:id`,

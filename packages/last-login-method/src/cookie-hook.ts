@@ -27,7 +27,7 @@ export function setsSessionCookie(setCookies: readonly string[], name: string): 
  */
 export function lastLoginCookieHook(options: ResolvedLastLoginMethodOptions): HookEntry {
   return {
-    matcher: () => true,
+    matcher: "*",
     handler: async (ctx: EndpointContext) => {
       const method = resolveLoginMethod(options, ctx);
       if (!method) return;

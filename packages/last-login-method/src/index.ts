@@ -11,7 +11,7 @@ export { DEFAULT_COOKIE_NAME, DEFAULT_MAX_AGE, type LastLoginMethodOptions } fro
 export { defaultLoginMethod } from "./resolve-method.js";
 
 /** The plugin object `lastLoginMethod()` returns. */
-export interface LastLoginMethodPlugin extends LatchkeyPlugin {
+export interface LastLoginMethodPlugin extends LatchkeyPlugin<"last-login-method"> {
   id: "last-login-method";
   options: ResolvedLastLoginMethodOptions;
 }

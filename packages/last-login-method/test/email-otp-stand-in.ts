@@ -1,5 +1,4 @@
 import {
-  createRouter,
   endpoint,
   getClientIP,
   setSessionCookie,
@@ -34,5 +33,5 @@ export function emailOtpStandIn(): LatchkeyPlugin {
     await setSessionCookie(ctx, { session, user });
     return { token: session.token, user: toOutput(auth.schema, "user", user) };
   });
-  return { id: "email-otp-stand-in", routes: () => createRouter().add("signInEmailOTP", signIn) };
+  return { id: "email-otp-stand-in", endpoints: { signInEmailOTP: signIn } };
 }

@@ -1,4 +1,4 @@
-import { createRouter, type LatchkeyPlugin } from "@latchkey/core";
+import type { LatchkeyPlugin } from "@latchkey/core";
 import { callbackAfterHook, callbackBeforeHook } from "./hooks/callback.js";
 import { signInAfterHook, signInBeforeHook } from "./hooks/sign-in.js";
 import {
@@ -13,7 +13,11 @@ export { OAUTH_PROXY_ERROR_CODES, type OAuthProxyErrorCode } from "./error-codes
 export { SKIP_PROXY_HEADER } from "./current-url.js";
 
 /** The plugin object `oAuthProxy()` returns. */
-export interface OAuthProxyPlugin extends LatchkeyPlugin {
+export interface OAuthProxyPlugin
+  extends LatchkeyPlugin<
+    "oauth-proxy",
+    { oAuthProxy: ReturnType<typeof deprecatedCompletionRoute>; oAuthProxyCompletion: ReturnType<typeof completionRoute> }
+  > {
   id: "oauth-proxy";
   options: ResolvedOAuthProxyOptions;
 }
@@ -31,10 +35,10 @@ export function oAuthProxy(options?: OAuthProxyOptions): OAuthProxyPlugin {
   const resolved = resolveOAuthProxyOptions(options);
   return {
     id: "oauth-proxy",
-    routes: () =>
-      createRouter()
-        .add("oAuthProxy", deprecatedCompletionRoute(resolved))
-        .add("oAuthProxyCompletion", completionRoute(resolved)),
+    endpoints: {
+      oAuthProxy: deprecatedCompletionRoute(resolved),
+      oAuthProxyCompletion: completionRoute(resolved),
+    },
     hooks: {
       before: [signInBeforeHook(resolved), callbackBeforeHook(resolved)],
       after: [signInAfterHook(resolved), callbackAfterHook(resolved)],

@@ -1,4 +1,4 @@
-import { createRouter, type LatchkeyPlugin } from "@latchkey/core";
+import type { LatchkeyPlugin } from "@latchkey/core";
 import { googleTokenVerifier } from "./google-id-token.js";
 import { resolveOneTapOptions, type OneTapOptions, type ResolvedOneTapOptions } from "./options.js";
 import { oneTapCallback } from "./routes/callback.js";
@@ -7,7 +7,7 @@ export { ONE_TAP_ERROR_MESSAGES } from "./error-codes.js";
 export { GOOGLE_ISSUERS, GOOGLE_JWKS_URL, type OneTapOptions } from "./options.js";
 
 /** The plugin object `oneTap()` returns. */
-export interface OneTapPlugin extends LatchkeyPlugin {
+export interface OneTapPlugin extends LatchkeyPlugin<"one-tap", { oneTapCallback: ReturnType<typeof oneTapCallback> }> {
   id: "one-tap";
   options: ResolvedOneTapOptions;
 }
@@ -29,7 +29,7 @@ export function oneTap(options?: OneTapOptions): OneTapPlugin {
   const verifier = googleTokenVerifier(resolved.jwksURL, resolved.issuer);
   return {
     id: "one-tap",
-    routes: () => createRouter().add("oneTapCallback", oneTapCallback(resolved, verifier)),
+    endpoints: { oneTapCallback: oneTapCallback(resolved, verifier) },
     options: resolved,
   };
 }

@@ -1,9 +1,12 @@
 import { createAuth, memoryAdapter, type Row } from "@latchkey/core";
 import {
+  badInputBattery,
   CLIENT_ID,
   FAULT_MESSAGE,
   faultyAdapter,
   startIdP,
+  testAuth,
+  VALIDATION_ERROR,
   type FaultSwitch,
   type TestIdP,
 } from "@latchkey/test-support";
@@ -35,6 +38,44 @@ async function answer(res: Response): Promise<{ status: number; code?: string; m
   return { status: res.status, ...(body.code ? { code: body.code } : {}), message: body.message };
 }
 
+/** The reference's answer to a body that validates but holds no usable token: a message, no code. */
+const INVALID_TOKEN = { status: 400, code: null, message: "invalid id token" } as const;
+
+badInputBattery({
+  name: "POST /one-tap/callback: the battery (SQLite)",
+  instance: () =>
+    testAuth(
+      {
+        socialProviders: { google: { clientId: CLIENT_ID, clientSecret: "unused" } },
+        plugins: [oneTap({ jwksURL: `${idp.issuer}/jwks`, issuer: idp.issuer })],
+      },
+      { db: "sqlite" },
+    ),
+  routes: [
+    {
+      method: "POST",
+      path: "/one-tap/callback",
+      // Valid to validation, refused as a token: nothing is written.
+      validBody: { idToken: "x", callbackURL: "/" },
+      expect: {
+        "malformed JSON": { status: 400, code: "BAD_REQUEST", message: "Invalid JSON in request body" },
+        "no content type": { status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
+        "JSON array": VALIDATION_ERROR,
+        "JSON string": VALIDATION_ERROR,
+        "empty object": VALIDATION_ERROR,
+        "missing field: idToken": VALIDATION_ERROR,
+        "wrong type": VALIDATION_ERROR,
+        "missing field: callbackURL": INVALID_TOKEN,
+        "extra fields": INVALID_TOKEN,
+        "prototype keys": INVALID_TOKEN,
+        "oversized string": INVALID_TOKEN,
+      },
+    },
+  ],
+  // Never a session cookie, whatever the answer.
+  check: (answer) => expect(answer.response.headers.getSetCookie()).toEqual([]),
+});
+
 describe("POST /one-tap/callback: malformed requests", () => {
   const cases: Array<{
     name: string;
@@ -45,64 +86,13 @@ describe("POST /one-tap/callback: malformed requests", () => {
     message?: string;
   }> = [
     {
-      name: "text/plain (a cross-site form's type)",
-      body: '{"idToken":"x"}',
-      type: "text/plain",
-      status: 415,
-      code: "UNSUPPORTED_MEDIA_TYPE",
-    },
-    {
       name: "a url-encoded form",
       body: "idToken=x",
       type: "application/x-www-form-urlencoded",
       status: 415,
       code: "UNSUPPORTED_MEDIA_TYPE",
     },
-    {
-      name: "multipart",
-      body: "--b\r\n\r\n--b--",
-      type: "multipart/form-data; boundary=b",
-      status: 415,
-      code: "UNSUPPORTED_MEDIA_TYPE",
-    },
-    {
-      name: "no content type",
-      body: '{"idToken":"x"}',
-      type: "",
-      status: 415,
-      code: "UNSUPPORTED_MEDIA_TYPE",
-    },
-    {
-      name: "malformed JSON",
-      body: '{"idToken":',
-      status: 400,
-      code: "BAD_REQUEST",
-      message: "Invalid JSON in request body",
-    },
-    { name: "a JSON array", body: '["x"]', status: 400, code: "VALIDATION_ERROR" },
-    { name: "a JSON string", body: '"x"', status: 400, code: "VALIDATION_ERROR" },
-    { name: "missing idToken", body: "{}", status: 400, code: "VALIDATION_ERROR" },
-    { name: "idToken a number", body: '{"idToken":5}', status: 400, code: "VALIDATION_ERROR" },
-    { name: "idToken an object", body: '{"idToken":{"token":"x"}}', status: 400, code: "VALIDATION_ERROR" },
-    {
-      name: "callbackURL an array",
-      body: '{"idToken":"x","callbackURL":["/"]}',
-      status: 400,
-      code: "VALIDATION_ERROR",
-    },
-    {
-      name: "a body over 1 MiB",
-      body: JSON.stringify({ idToken: MB + MB }),
-      status: 413,
-      code: "PAYLOAD_TOO_LARGE",
-    },
     { name: "an empty idToken", body: '{"idToken":""}', status: 400, message: "invalid id token" },
-    {
-      name: "a 1 MB idToken",
-      body: JSON.stringify({ idToken: MB }),
-      status: 400,
-      message: "invalid id token",
-    },
     {
       name: "a 1 MB three-part idToken",
       body: JSON.stringify({ idToken: `${MB.slice(0, 300_000)}.${MB.slice(0, 300_000)}.x` }),

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { APIError, createRouter, endpoint, sessionMiddleware, type LatchkeyPlugin } from "@latchkey/core";
+import { APIError, endpoint, sessionMiddleware, type LatchkeyPlugin } from "@latchkey/core";
 
 /** Path of the route the smoke configuration rate-limits (relative to the base path). */
 export const LIMITED_PATH = "/smoke/limited";
@@ -25,64 +25,49 @@ function hasNativeScrypt(): boolean {
 export function smokePlugin(runtime: string): LatchkeyPlugin {
   return {
     id: "smoke",
-    routes: () =>
-      createRouter()
-        .add(
-          "smokePing",
-          endpoint("/smoke/ping", { method: "GET" }, () => ({
-            pong: true,
-            runtime,
-            nativeScrypt: hasNativeScrypt(),
-          })),
-        )
-        .add(
-          "smokeMe",
-          endpoint("/smoke/me", { method: "GET", use: [sessionMiddleware] }, (ctx) => ({
-            email: ctx.context.session!.user.email,
-          })),
-        )
-        .add(
-          "smokeLimited",
-          endpoint(LIMITED_PATH, { method: "GET" }, () => ({ ok: true })),
-        )
-        .add(
-          "smokePasswordHash",
-          endpoint(
-            "/smoke/password-hash",
-            { method: "GET", query: v.object({ email: v.string() }) },
-            async (ctx) => {
-              const found = await ctx.context.internalAdapter.findUserByEmail(ctx.query.email, {
-                includeAccounts: true,
-              });
-              const hash = found?.accounts.find((a) => a.providerId === "credential")?.password;
-              if (!hash) throw new APIError("NOT_FOUND", { message: "No credential account" });
-              return { hash };
-            },
-          ),
-        )
-        .add(
-          "smokeSeedUser",
-          endpoint(
-            "/smoke/seed-user",
-            { method: "POST", body: v.object({ email: v.string(), name: v.string(), hash: v.string() }) },
-            async (ctx) => {
-              const { email, name, hash } = ctx.body;
-              const user = await ctx.context.internalAdapter.createUser({
-                email,
-                name,
-                emailVerified: false,
-              });
-              if (!user) throw new APIError("INTERNAL_SERVER_ERROR", { message: "User not created" });
-              // The same account row sign-up writes, with the foreign runtime's hash as the password.
-              await ctx.context.internalAdapter.linkAccount({
-                userId: user.id,
-                providerId: "credential",
-                accountId: user.id,
-                password: hash,
-              });
-              return { userId: user.id };
-            },
-          ),
-        ),
+    endpoints: {
+      smokePing: endpoint("/smoke/ping", { method: "GET" }, () => ({
+        pong: true,
+        runtime,
+        nativeScrypt: hasNativeScrypt(),
+      })),
+      smokeMe: endpoint("/smoke/me", { method: "GET", use: [sessionMiddleware] }, (ctx) => ({
+        email: ctx.context.session.user.email,
+      })),
+      smokeLimited: endpoint(LIMITED_PATH, { method: "GET" }, () => ({ ok: true })),
+      smokePasswordHash: endpoint(
+        "/smoke/password-hash",
+        { method: "GET", query: v.object({ email: v.string() }) },
+        async (ctx) => {
+          const found = await ctx.context.internalAdapter.findUserByEmail(ctx.query.email, {
+            includeAccounts: true,
+          });
+          const hash = found?.accounts.find((a) => a.providerId === "credential")?.password;
+          if (!hash) throw new APIError("NOT_FOUND", { message: "No credential account" });
+          return { hash };
+        },
+      ),
+      smokeSeedUser: endpoint(
+        "/smoke/seed-user",
+        { method: "POST", body: v.object({ email: v.string(), name: v.string(), hash: v.string() }) },
+        async (ctx) => {
+          const { email, name, hash } = ctx.body;
+          const user = await ctx.context.internalAdapter.createUser({
+            email,
+            name,
+            emailVerified: false,
+          });
+          if (!user) throw new APIError("INTERNAL_SERVER_ERROR", { message: "User not created" });
+          // The same account row sign-up writes, with the foreign runtime's hash as the password.
+          await ctx.context.internalAdapter.linkAccount({
+            userId: user.id,
+            providerId: "credential",
+            accountId: user.id,
+            password: hash,
+          });
+          return { userId: user.id };
+        },
+      ),
+    },
   };
 }

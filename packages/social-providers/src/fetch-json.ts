@@ -1,4 +1,4 @@
-import { fetchNoRedirect } from "@latchkey/core";
+import { boundedFetch } from "@latchkey/core";
 
 /**
  * A JSON object from a provider API, or null when the call fails (network error, non-2xx,
@@ -10,7 +10,7 @@ export async function fetchJSON<T = Record<string, unknown>>(
   init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: BodyInit } = {},
 ): Promise<T | null> {
   try {
-    const response = await fetchNoRedirect(url, {
+    const response = await boundedFetch(url, {
       method: init.method ?? "GET",
       headers: { accept: "application/json", ...init.headers },
       body: init.body,

@@ -28,8 +28,6 @@ export function socialProviderFactories(factories: readonly NamedProviderFactory
   }
   return {
     id: "social-provider-factories",
-    init: (ctx) => ({
-      context: { socialProviderFactories: { ...ctx.socialProviderFactories, ...registered } },
-    }),
+    init: () => ({ socialProviderFactories: registered }),
   };
 }

@@ -1,3 +1,5 @@
+import { CookieJar } from "./cookie-jar.js";
+
 /**
  * A small browser for redirect flows across two servers: the auth instance (reached through
  * its handler, no socket) and a real IdP on 127.0.0.1 (reached with fetch). It keeps one
@@ -5,7 +7,7 @@
  * test can stop at, inspect or rewrite any hop.
  */
 export class Browser {
-  private readonly jars = new Map<string, Map<string, string>>();
+  private readonly jars = new Map<string, CookieJar>();
 
   constructor(
     private readonly appOrigin: string,
@@ -14,15 +16,15 @@ export class Browser {
     private readonly servers: Record<string, (request: Request) => Promise<Response>> = {},
   ) {}
 
-  private jar(host: string): Map<string, string> {
+  private jar(host: string): CookieJar {
     let jar = this.jars.get(host);
-    if (!jar) this.jars.set(host, (jar = new Map()));
+    if (!jar) this.jars.set(host, (jar = new CookieJar()));
     return jar;
   }
 
   /** The cookies held for the app's host. */
   appCookies(): Map<string, string> {
-    return this.jar(new URL(this.appOrigin).host);
+    return this.jar(new URL(this.appOrigin).host).values;
   }
 
   /** `Cookie` header value for the app, e.g. to call it with `fetch`-style helpers. */
@@ -30,34 +32,17 @@ export class Browser {
     return [...this.appCookies()].map(([k, v]) => `${k}=${v}`).join("; ");
   }
 
-  private store(host: string, response: Response): void {
-    const jar = this.jar(host);
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = "", ...attrs] = line.split(";");
-      const eq = pair.indexOf("=");
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const expired = attrs.some((a) => {
-        const [k = "", v = ""] = a.trim().split("=");
-        if (k.toLowerCase() === "max-age") return Number(v) <= 0;
-        if (k.toLowerCase() === "expires") return Date.parse(v) <= Date.now();
-        return false;
-      });
-      if (expired || value === "") jar.delete(name);
-      else jar.set(name, value);
-    }
-  }
-
   /** One request with this browser's cookies; no redirect following. */
   async send(url: string, init: RequestInit = {}): Promise<Response> {
     const target = new URL(url);
     const headers = new Headers(init.headers);
     const jar = this.jar(target.host);
-    if (jar.size) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
+    const cookie = jar.header();
+    if (cookie) headers.set("cookie", cookie);
     const request = new Request(target, { ...init, headers, redirect: "manual" });
     const server = target.origin === this.appOrigin ? this.handler : this.servers[target.origin];
     const response = server ? await server(request) : await fetch(request);
-    this.store(target.host, response);
+    jar.absorb(response);
     return response;
   }
 

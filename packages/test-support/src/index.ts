@@ -4,6 +4,41 @@
 /// <reference path="./oidc-provider.d.ts" />
 // Shared test parts. Test code only: never imported by a published package's src.
 export { Browser } from "./browser.js";
+export { CookieJar } from "./cookie-jar.js";
 export { CLIENT_ID, CLIENT_SECRET, startIdP, type IdPAccount, type TestIdP } from "./oidc-idp.js";
 export { FAULT_MESSAGE, faultyAdapter, type AdapterFault, type FaultSwitch } from "./faulty-adapter.js";
 export { freePort, stopChild, waitForOk } from "./child-process.js";
+export {
+  DATABASE_KINDS,
+  freshMysql,
+  freshPostgres,
+  freshSqlite,
+  testDatabase,
+  type DatabaseKind,
+  type TestDatabase,
+} from "./databases.js";
+export { TEST_BASE_URL, TEST_SECRET, testAuth, type TestAuth } from "./test-auth.js";
+export { client, type ClientAnswer, type ClientOptions, type TestClient } from "./client.js";
+export { rowCounts } from "./row-counts.js";
+export {
+  badInputBattery,
+  badInputCases,
+  type BadInputBatteryOptions,
+  type BatteryInstance,
+} from "./bad-input/battery.js";
+export type { BadInputCase } from "./bad-input/body-cases.js";
+export {
+  CORE_EXPECTATIONS,
+  VALIDATION_ERROR,
+  type CaseExpectation,
+  type CaseExpectations,
+  type CaseFamily,
+} from "./bad-input/expectations.js";
+export {
+  fillPath,
+  routesFromEndpoints,
+  type BatteryRoute,
+  type EndpointLike,
+  type RouteDerivation,
+} from "./bad-input/routes.js";
+export { sampleBody, sampleQuery, sampleValue } from "./bad-input/schema-sample.js";

@@ -7,6 +7,7 @@ import { getSessionTable, runGetSession, type GetSessionResult } from "./groups/
 import { memoryTable, runMemory, type MemoryResult } from "./groups/memory.js";
 import { pluginsTable, runPlugins, type PluginsResult } from "./groups/plugins.js";
 import { runSign, signTables, type SignResult } from "./groups/sign.js";
+import { runTypecheck, typecheckTable, type TypecheckResult } from "./groups/typecheck.js";
 import { cpuSnapshot, describeMachine, otherCpuShare } from "./machine.js";
 import type { BenchOptions, GroupName } from "./options.js";
 import { discoverPlugins } from "./plugins.js";
@@ -18,6 +19,7 @@ import type { Table } from "./table.js";
 /** Every group's numbers, keyed by group. */
 export interface GroupResults {
   bundle: BundleResult;
+  typecheck: TypecheckResult;
   "cold-start": ColdStartResult;
   "get-session": GetSessionResult;
   sign: SignResult;
@@ -35,7 +37,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const discovery = await discoverPlugins();
   log(`plugin packages: ${discovery.plugins.map((p) => p.packageName).join(", ") || "none"}`);
 
-  const needsServers = options.groups.some((group) => group !== "bundle");
+  // Bundle sizes and type-checking need no running server.
+  const needsServers = options.groups.some((group) => group !== "bundle" && group !== "typecheck");
   const entries = needsServers ? await buildServers(discovery) : ({} as Record<ServerName, string>);
   const stores: Stores | null = needsServers ? await openStores() : null;
   if (stores?.unavailable.postgres) log(stores.unavailable.postgres);
@@ -91,6 +94,8 @@ async function runGroup(group: GroupName, ctx: RunContext, results: Partial<Grou
   switch (group) {
     case "bundle":
       return [bundleTable((results.bundle = await runBundle(ctx)))];
+    case "typecheck":
+      return [typecheckTable((results.typecheck = await runTypecheck(ctx)))];
     case "cold-start":
       return [coldStartTable((results["cold-start"] = await runColdStart(ctx)))];
     case "get-session":

@@ -11,3 +11,5 @@ export {
 export { formatMarkdown, formatTable, type BenchReport, type GroupRun } from "./report.js";
 export { measureScryptLimit, type ScryptLimit } from "./scrypt-limit.js";
 export type { Table } from "./table.js";
+export type { TypecheckResult, TypecheckRow, TypecheckRun } from "./groups/typecheck.js";
+export { parseExtendedDiagnostics, type TscDiagnostics } from "./typecheck/diagnostics.js";

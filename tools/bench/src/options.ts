@@ -1,5 +1,15 @@
+import type { TypesMode } from "./typecheck/latchkey-types.js";
+
 /** The figure groups, in the order a run measures them. */
-export const GROUPS = ["bundle", "cold-start", "get-session", "sign", "plugins", "memory"] as const;
+export const GROUPS = [
+  "bundle",
+  "typecheck",
+  "cold-start",
+  "get-session",
+  "sign",
+  "plugins",
+  "memory",
+] as const;
 export type GroupName = (typeof GROUPS)[number];
 
 /** How long and how hard each figure is loaded, and which groups run. */
@@ -15,10 +25,12 @@ export interface BenchOptions {
   quick: boolean;
   /** The groups to run. @default every group */
   groups: GroupName[];
+  /** Where the typecheck group takes Latchkey's types: built dist if possible (auto), dist, or source. @default "auto" */
+  typesFrom: TypesMode;
 }
 
 const USAGE =
-  "usage: pnpm bench [--quick] [--only=GROUP,...] [--rounds=N] [--duration=SECONDS] [--warmup=SECONDS] [--connections=N]\n" +
+  "usage: pnpm bench [GROUP ...] [--quick] [--only=GROUP,...] [--rounds=N] [--duration=SECONDS] [--warmup=SECONDS] [--connections=N] [--types=auto|dist|source]\n" +
   `groups: ${GROUPS.join(", ")}`;
 
 /** Names accepted in --only besides the group names themselves. */
@@ -27,6 +39,8 @@ const ALIASES: Record<string, GroupName> = {
   "sign-up": "sign",
   "event-loop": "sign",
   coldstart: "cold-start",
+  types: "typecheck",
+  tsc: "typecheck",
 };
 
 /** Parses the bench's command line; throws a TypeError with the usage on anything unknown. */
@@ -41,15 +55,20 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     connections: 10,
     quick,
     groups: [...GROUPS],
+    typesFrom: "auto",
   };
+  // `pnpm bench typecheck` is `--only=typecheck`: bare names select groups.
+  const named = args.filter((arg) => !arg.startsWith("--"));
+  if (named.length) options.groups = groups(named.join(","));
   for (const arg of args) {
-    if (arg === "--quick") continue;
+    if (arg === "--quick" || !arg.startsWith("--")) continue;
     const [flag, value] = arg.split("=", 2);
     if (flag === "--duration") options.durationSeconds = positive(flag, value);
     else if (flag === "--warmup") options.warmupSeconds = positive(flag, value, true);
     else if (flag === "--connections") options.connections = Math.round(positive(flag, value));
     else if (flag === "--rounds") options.rounds = Math.round(positive(flag, value));
-    else if (flag === "--only") options.groups = groups(value);
+    else if (flag === "--only") options.groups = groups([value ?? "", ...named].join(","));
+    else if (flag === "--types") options.typesFrom = typesMode(value);
     else throw new TypeError(`unknown argument "${arg}"\n${USAGE}`);
   }
   return options;
@@ -73,6 +92,11 @@ function groups(value: string | undefined): GroupName[] {
   if (!wanted.size) throw new TypeError(`--only needs at least one group\n${USAGE}`);
   // Always in run order, whatever order the caller wrote.
   return GROUPS.filter((group) => wanted.has(group));
+}
+
+function typesMode(value: string | undefined): TypesMode {
+  if (value === "auto" || value === "dist" || value === "source") return value;
+  throw new TypeError(`--types needs auto, dist or source\n${USAGE}`);
 }
 
 function positive(flag: string, value: string | undefined, zeroAllowed = false): number {

@@ -1,4 +1,5 @@
 import type { GroupResults } from "./bench.js";
+import { instantiationRatioText } from "./groups/typecheck-table.js";
 import type { Table } from "./table.js";
 import { msText, percentText, ratioText, type Verdict } from "./targets.js";
 
@@ -54,6 +55,16 @@ export function summaryTable(results: Partial<GroupResults>): Table | null {
   const minimal = results.bundle?.rows.find((row) => row.case === "minimal");
   if (minimal)
     line("minimal edge bundle ≤ 1/3 of the reference (min+gzip)", ratioText(minimal.ratio), [minimal.target]);
+  const every = results.typecheck?.rows.find((row) => row.series === "every package");
+  if (every)
+    line(
+      "type-check an app with every plugin ≤ 1/2 of the reference's instantiations",
+      instantiationRatioText(every.ratio) +
+        (results.typecheck?.latchkeyTypes.from === "source" ? " (Latchkey from source: not judged)" : "") +
+        // Until auth.api is typed from the plugins, Latchkey's side has no plugin types to pay for.
+        (every.latchkey && !every.latchkey.probes.apiTyped ? " (Latchkey's auth.api not yet typed)" : ""),
+      [every.target],
+    );
   const cold = results["cold-start"];
   if (cold) line("cold start ≤ 1/2 of the reference (median of 10)", ratioText(cold.ratio), [cold.target]);
   if (!rows.length) return null;

@@ -10,6 +10,7 @@ describe("parseOptions", () => {
       connections: 10,
       quick: false,
       groups: [...GROUPS],
+      typesFrom: "auto",
     });
   });
 

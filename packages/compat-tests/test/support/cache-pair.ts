@@ -2,7 +2,6 @@ import { betterAuth } from "better-auth";
 import { getMigrations } from "better-auth/db/migration";
 import {
   createAuth,
-  createRouter,
   endpoint,
   setCookieCache,
   type LatchkeyPlugin,
@@ -20,14 +19,12 @@ export type Strategy = "compact" | "jwt" | "jwe";
  */
 const cacheWriter: LatchkeyPlugin = {
   id: "cache-writer",
-  routes: () =>
-    createRouter().add(
-      "writeCookieCache",
-      endpoint("/test/write-cookie-cache", { method: "POST" }, async (ctx) => {
-        await setCookieCache(ctx, ctx.body as unknown as SessionWithUser, false);
-        return null;
-      }),
-    ),
+  endpoints: {
+    writeCookieCache: endpoint("/test/write-cookie-cache", { method: "POST" }, async (ctx) => {
+      await setCookieCache(ctx, ctx.body as unknown as SessionWithUser, false);
+      return null;
+    }),
+  },
 };
 
 /** Both implementations on one SQLite file, the cache on with one strategy, a `bio` user field. */

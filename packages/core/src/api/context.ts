@@ -16,8 +16,11 @@ export interface RequestContext extends AuthContext {
   responseHeaders: Headers;
 }
 
-/** What an endpoint handler, middleware and hook receive. */
-export interface EndpointContext<B = unknown, Q = unknown> {
+/**
+ * What an endpoint handler, middleware and hook receive. `Extra` is what the endpoint's
+ * middlewares guarantee on `context` (e.g. a non-null `session`).
+ */
+export interface EndpointContext<B = unknown, Q = unknown, Extra extends object = object> {
   /** Endpoint path relative to the base path, e.g. `/sign-in/email`. */
   path: string;
   method: string;
@@ -26,7 +29,7 @@ export interface EndpointContext<B = unknown, Q = unknown> {
   params: Record<string, string>;
   headers: Headers;
   request: Request | undefined;
-  context: RequestContext;
+  context: RequestContext & Extra;
   responseHeaders: Headers;
   /** Status of a successful answer. @default 200 */
   status: number;

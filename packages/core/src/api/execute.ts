@@ -3,7 +3,8 @@ import type { AuthContext } from "../context.js";
 import { APIError } from "../errors/api-error.js";
 import type { Endpoint } from "./endpoint.js";
 import { createEndpointContext, type CallInput, type EndpointContext } from "./context.js";
-import type { HookEntry } from "./hooks.js";
+import type { ResolvedHook } from "../auth/hook-chain.js";
+import { applicationCall, assertDeclaredCode } from "./declared-codes.js";
 import { validationMessage } from "./validation.js";
 
 /** How one call ended: data to send, a ready `Response`, or an error. */
@@ -12,11 +13,17 @@ export type Outcome =
   | { kind: "response"; response: Response; headers: Headers }
   | { kind: "error"; error: APIError; headers: Headers };
 
-/** The hooks that run around every endpoint, user's first, then each plugin's, in order. */
+/** The hooks that run around endpoints, user's first, then each plugin's, in order. */
 export interface HookChain {
-  before: HookEntry[];
-  after: HookEntry[];
+  before: ResolvedHook[];
+  after: ResolvedHook[];
 }
+
+const runHook = (hook: ResolvedHook, ctx: EndpointContext): Promise<unknown> =>
+  hook.application ? applicationCall(() => hook.handler(ctx)) : Promise.resolve(hook.handler(ctx));
+
+const applies = (hook: ResolvedHook, endpoint: Endpoint, ctx: EndpointContext): boolean =>
+  (hook.endpoints === "*" || hook.endpoints.has(endpoint)) && (!hook.when || hook.when(ctx));
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Response);
@@ -106,8 +113,8 @@ export async function execute(
   let shortCircuited = false;
   try {
     for (const hook of hooks.before) {
-      if (!hook.matcher(ctx)) continue;
-      const out = await hook.handler(ctx);
+      if (!applies(hook, endpoint, ctx)) continue;
+      const out = await runHook(hook, ctx);
       if (isPlainObject(out) && "context" in out && isPlainObject(out.context)) {
         mergeInput(ctx, out.context);
       } else if (out !== undefined && out !== null) {
@@ -122,17 +129,20 @@ export async function execute(
     result = error;
   }
   for (const hook of hooks.after) {
-    if (!hook.matcher(ctx)) continue;
+    if (!applies(hook, endpoint, ctx)) continue;
     ctx.context.returned = result;
     try {
-      const out = await hook.handler(ctx);
+      const out = await runHook(hook, ctx);
       if (out !== undefined) result = isPlainObject(out) && "response" in out ? out.response : out;
     } catch (error) {
       if (!(error instanceof APIError)) throw error;
       result = error;
     }
   }
-  if (result instanceof APIError) return { kind: "error", error: result, headers: ctx.responseHeaders };
+  if (result instanceof APIError) {
+    assertDeclaredCode(result, auth, endpoint);
+    return { kind: "error", error: result, headers: ctx.responseHeaders };
+  }
   if (result instanceof Response) return { kind: "response", response: result, headers: ctx.responseHeaders };
   return { kind: "data", data: result, status: ctx.status, headers: ctx.responseHeaders };
 }

@@ -80,7 +80,7 @@ function describe(issue: v.BaseIssue<unknown>, schema: SchemaNode | undefined): 
 export function validationMessage(
   issues: readonly v.BaseIssue<unknown>[],
   where: "body" | "query",
-  schema?: v.GenericSchema<unknown, unknown>,
+  schema?: v.GenericSchema<unknown, unknown> | v.GenericSchemaAsync<unknown, unknown>,
 ): string {
   return issues
     .map((issue) => {

@@ -14,9 +14,11 @@ import { env } from "../env.js";
 import { originOf } from "../security/trusted-origins.js";
 import { configuredBaseURL, joinBaseURL, normalizeBasePath } from "./resolve-base.js";
 import { resolveSecret } from "./secret.js";
+import { warnWithoutBaseURL } from "./base-url-warning.js";
 import { allowedHostOrigins, isDynamicBaseURL } from "./dynamic-base.js";
 import { markStorageOnlyTables, resolveStoreRouting } from "../db/storage-options.js";
 import { socialProviderContext } from "../oauth2/providers.js";
+import { shouldCheckErrorCodes } from "../api/declared-codes.js";
 
 /** Schema sources in order: core, then each plugin; two plugins may not create the same new table. */
 function schemaSources(options: LatchkeyOptions): Array<{ owner: string; schema: SchemaDefinition }> {
@@ -41,6 +43,7 @@ function mergeErrorCodes(options: LatchkeyOptions): Record<string, string> {
   const codes: Record<string, string> = { ...BASE_ERROR_CODES };
   for (const plugin of options.plugins ?? []) {
     for (const [code, message] of Object.entries(plugin.errorCodes ?? {})) {
+      if (typeof message !== "string") continue;
       if (codes[code] !== undefined && codes[code] !== message) {
         throw new TypeError(`Error code "${code}" of plugin "${plugin.id}" conflicts with an existing message.`);
       }
@@ -76,6 +79,7 @@ export function buildContext(options: LatchkeyOptions): AuthContext {
   const logger = createLogger(options.logger);
   const basePath = normalizeBasePath(options.basePath);
   const staticBase = configuredBaseURL(options);
+  warnWithoutBaseURL(options, staticBase, logger);
   const baseURL = staticBase ? joinBaseURL(staticBase, basePath) : "";
   const plugins = options.plugins ?? [];
   const ids = new Set<string>();
@@ -128,6 +132,8 @@ export function buildContext(options: LatchkeyOptions): AuthContext {
     password: passwordContext(options),
     trustedOrigins: [...(own ? [own] : []), ...allowedHosts, ...listed, ...envOrigins],
     plugins,
+    services: new Map(),
+    checkErrorCodes: shouldCheckErrorCodes(),
     errorCodes: mergeErrorCodes(options),
     generateId: generate,
     hasPlugin: (id) => ids.has(id),

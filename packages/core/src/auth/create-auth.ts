@@ -1,61 +1,31 @@
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import type { AuthContext } from "../context.js";
 import type { LatchkeyOptions } from "../options.js";
-import type { Endpoint } from "../api/endpoint.js";
-import type { HookChain } from "../api/execute.js";
-import type { AuthRouter } from "../api/router.js";
 import { buildContext } from "./build-context.js";
-import { coreRouter } from "./core-router.js";
+import { buildApp, checkRequirements, collectEndpoints, initPlugins } from "./assemble.js";
+import { coreEndpoints, type CoreEndpoints } from "./core-endpoints.js";
 import { createDispatch, internalError } from "./dispatch.js";
-import { createServerAPI, type APIFunction } from "./server-api.js";
+import { buildHookChain } from "./hook-chain.js";
+import type { InferAPI, InferSession, InferUser } from "./infer.js";
+import { createServerAPI } from "./server-api.js";
 import { createSchemaGate } from "./schema-gate.js";
 import { createRateLimiter } from "../rate-limit/rate-limiter.js";
 
-/** What `createAuth` returns. */
-export interface Auth {
+/** What `createAuth` returns; `O` is the options it was made with, which type `api` and `$Infer`. */
+export interface Auth<O extends LatchkeyOptions = LatchkeyOptions> {
   /** The web-standard fetch handler: every auth route, under `basePath`. */
   handler: (request: Request) => Promise<Response>;
   /** The composed Hono app (mount it with `app.route("/", auth.app)`). */
   app: Hono;
-  /** Every endpoint as a server-side function, through the same validation and hooks. */
-  api: Record<string, APIFunction>;
+  /** Every endpoint of core and the installed plugins as a server-side function, through the same validation and hooks. */
+  api: InferAPI<CoreEndpoints, O>;
+  /** Types only (the reference's `$Infer`): `typeof auth.$Infer.Session`, `typeof auth.$Infer.User`. */
+  $Infer: { Session: InferSession<O>; User: InferUser<O> };
   $context: AuthContext;
   $ERROR_CODES: Record<string, string>;
-  options: LatchkeyOptions;
+  options: O;
   /** Creates the tables and columns this instance needs that are missing. */
   createTables(): Promise<void>;
-}
-
-function hookChain(options: LatchkeyOptions): HookChain {
-  const always = (): boolean => true;
-  const chain: HookChain = { before: [], after: [] };
-  if (options.hooks?.before) chain.before.push({ matcher: always, handler: options.hooks.before });
-  if (options.hooks?.after) chain.after.push({ matcher: always, handler: options.hooks.after });
-  for (const plugin of options.plugins ?? []) {
-    chain.before.push(...(plugin.hooks?.before ?? []));
-    chain.after.push(...(plugin.hooks?.after ?? []));
-  }
-  return chain;
-}
-
-/** Refuses two endpoints on one method and path, or one `auth.api` name twice. */
-function collectEndpoints(routers: Array<{ owner: string; router: AuthRouter }>): Record<string, Endpoint> {
-  const byName: Record<string, Endpoint> = {};
-  const routes = new Map<string, string>();
-  for (const { owner, router } of routers) {
-    for (const [name, ep] of Object.entries(router.endpoints)) {
-      if (byName[name]) throw new TypeError(`Endpoint "${name}" of ${owner} is already defined.`);
-      byName[name] = ep;
-      if (ep.options.serverOnly) continue;
-      for (const method of [ep.options.method].flat()) {
-        const key = `${method} ${ep.path}`;
-        const prior = routes.get(key);
-        if (prior) throw new TypeError(`${owner} mounts ${key}, which ${prior} already serves.`);
-        routes.set(key, owner);
-      }
-    }
-  }
-  return byName;
 }
 
 /**
@@ -65,34 +35,17 @@ function collectEndpoints(routers: Array<{ owner: string; router: AuthRouter }>)
  * const auth = createAuth({ database: kyselyAdapter(db), emailAndPassword: { enabled: true } });
  * export default { fetch: auth.handler };
  */
-export function createAuth(options: LatchkeyOptions): Auth {
+export function createAuth<O extends LatchkeyOptions>(options: O): Auth<O> {
   const context = buildContext(options);
-  const hooks = hookChain(options);
-  const routers = [{ owner: "core", router: coreRouter() }];
-  for (const plugin of context.plugins) {
-    if (plugin.routes) routers.push({ owner: `plugin "${plugin.id}"`, router: plugin.routes(context) });
-  }
-  const endpoints = collectEndpoints(routers);
-  const dispatch = createDispatch(context, hooks, context.basePath);
-  const app = new Hono({ strict: !options.advanced?.skipTrailingSlashes });
-  for (const { router } of routers) {
-    router.attach(dispatch);
-    app.route(context.basePath || "/", router);
-  }
-  app.notFound(() => new Response(null, { status: 404, statusText: "Not Found" }));
-  app.onError((error) => {
-    context.logger.error("Unhandled error", error);
-    return internalError();
-  });
-
+  checkRequirements(context.plugins);
+  const endpoints = collectEndpoints([
+    { owner: "core", endpoints: coreEndpoints },
+    ...context.plugins.map((p) => ({ owner: `plugin "${p.id}"`, endpoints: p.endpoints ?? {} })),
+  ]);
+  const hooks = buildHookChain(options, endpoints);
+  const app = buildApp(options, context, endpoints, createDispatch(context, hooks, context.basePath));
   let initialised: Promise<void> | undefined;
-  const ready = (): Promise<void> =>
-    (initialised ??= (async () => {
-      for (const plugin of context.plugins) {
-        const out = await plugin.init?.(context);
-        if (out && out.context) Object.assign(context, out.context);
-      }
-    })());
+  const ready = (): Promise<void> => (initialised ??= initPlugins(context));
   const schemaGate = createSchemaGate(context);
   const rateLimit = createRateLimiter(context);
   const disabled = new Set((options.disabledPaths ?? []).map((p) => `${context.basePath}${p}`));
@@ -133,7 +86,9 @@ export function createAuth(options: LatchkeyOptions): Auth {
   return {
     handler,
     app,
-    api: createServerAPI(context, hooks, endpoints, ready),
+    // The runtime record is built from the same endpoints the types are computed from.
+    api: createServerAPI(context, hooks, endpoints, ready) as unknown as Auth<O>["api"],
+    $Infer: {} as Auth<O>["$Infer"],
     $context: context,
     $ERROR_CODES: context.errorCodes,
     options,

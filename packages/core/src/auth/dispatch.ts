@@ -40,8 +40,11 @@ export function contextResolver(auth: AuthContext): (request: Request) => AuthCo
   };
 }
 
+/** Turns one HTTP request for an endpoint into a response (core's request pipeline). */
+export type Dispatch = (endpoint: Endpoint, request: Request, params: Record<string, string>) => Promise<Response>;
+
 /** Builds the HTTP entry for endpoints: body and query reading, the origin check, hooks, the endpoint. */
-export function createDispatch(auth: AuthContext, hooks: HookChain, basePath: string) {
+export function createDispatch(auth: AuthContext, hooks: HookChain, basePath: string): Dispatch {
   const resolve = contextResolver(auth);
   return async (endpoint: Endpoint, request: Request, params: Record<string, string>): Promise<Response> => {
     try {

@@ -4,21 +4,17 @@ import { execute, type HookChain } from "../api/execute.js";
 import { toResponse } from "../api/response.js";
 import { APIError } from "../errors/api-error.js";
 
-/** Arguments of an `auth.api` call. */
-export interface APICallArgs {
+/** The untyped shape every `auth.api` function accepts at run time. */
+interface RuntimeArgs {
   body?: unknown;
-  query?: Record<string, unknown>;
+  query?: unknown;
   params?: Record<string, string>;
-  /** The caller's request headers (cookies, Authorization), for endpoints that read them. */
   headers?: HeadersInit;
-  /** Answer with the `Response` the HTTP route would send. */
   asResponse?: boolean;
-  /** Answer `{ headers, response }` so the caller can forward `Set-Cookie`. */
   returnHeaders?: boolean;
 }
 
-/** An `auth.api` function: the endpoint through validation and hooks, without HTTP. */
-export type APIFunction = (args?: APICallArgs) => Promise<unknown>;
+type RuntimeAPIFunction = (args?: RuntimeArgs) => Promise<unknown>;
 
 /** Builds `auth.api` from the mounted endpoints. */
 export function createServerAPI(
@@ -26,8 +22,8 @@ export function createServerAPI(
   hooks: HookChain,
   endpoints: Record<string, Endpoint>,
   ready: () => Promise<void>,
-): Record<string, APIFunction> {
-  const api: Record<string, APIFunction> = {};
+): Record<string, RuntimeAPIFunction> {
+  const api: Record<string, RuntimeAPIFunction> = {};
   for (const [name, endpoint] of Object.entries(endpoints)) {
     api[name] = async (args = {}) => {
       await ready();

@@ -1,9 +1,14 @@
 import type { Row } from "./adapter.js";
+import type { EndpointContext } from "../api/context.js";
+import { applicationCall } from "../api/declared-codes.js";
+
+/** What a database hook sees of the call that caused the write: its endpoint context, or null outside one. */
+export type DatabaseHookContext = EndpointContext | null;
 
 /** A before hook may veto (`false`) or patch the data (`{ data }`). */
-export type BeforeHook = (data: Row, ctx: unknown) => Promise<boolean | void | { data: Row }> | boolean | void | { data: Row };
+export type BeforeHook = (data: Row, ctx: DatabaseHookContext) => Promise<boolean | void | { data: Row }> | boolean | void | { data: Row };
 /** An after hook sees the written row. */
-export type AfterHook = (row: Row, ctx: unknown) => Promise<void> | void;
+export type AfterHook = (row: Row, ctx: DatabaseHookContext) => Promise<void> | void;
 
 export interface OperationHooks {
   before?: BeforeHook;
@@ -24,13 +29,13 @@ export async function runBefore(
   model: string,
   op: Operation,
   data: Row,
-  ctx: unknown,
+  ctx: DatabaseHookContext,
 ): Promise<Row | null> {
   let current = data;
   for (const hooks of sources) {
     const hook = hooks[model]?.[op]?.before;
     if (!hook) continue;
-    const out = await hook(current, ctx);
+    const out = await applicationCall(() => hook(current, ctx));
     if (out === false) return null;
     if (out && typeof out === "object" && "data" in out) current = { ...current, ...out.data };
   }
@@ -43,7 +48,7 @@ export async function runAfter(
   model: string,
   op: Operation,
   row: Row,
-  ctx: unknown,
+  ctx: DatabaseHookContext,
 ): Promise<void> {
   for (const hooks of sources) await hooks[model]?.[op]?.after?.(row, ctx);
 }

@@ -9,6 +9,15 @@ export type DBFieldType =
   | "number[]"
   | readonly string[];
 
+/**
+ * The foreign-key actions a reference may name, as the reference accepts them (lower case).
+ * The action is written into DDL, so nothing else is let through.
+ */
+export const ON_DELETE_ACTIONS = ["no action", "restrict", "cascade", "set null", "set default"] as const;
+
+/** One of `ON_DELETE_ACTIONS`. */
+export type OnDeleteAction = (typeof ON_DELETE_ACTIONS)[number];
+
 /** One field of a model, in the reference's `DBFieldAttribute` format. */
 export interface DBField {
   type: DBFieldType;
@@ -25,7 +34,8 @@ export interface DBField {
   input?: boolean;
   /** `false`: stripped from API output. @default true */
   returned?: boolean;
-  references?: { model: string; field: string; onDelete?: "cascade" | "restrict" | "set null" | "no action" };
+  /** Foreign key; `onDelete` defaults to "cascade". */
+  references?: { model: string; field: string; onDelete?: OnDeleteAction };
   /** Physical column name. @default the field key */
   fieldName?: string;
   /** Sortable strings become `varchar(255)` on MySQL. */

@@ -1,6 +1,7 @@
 import type { Adapter, AdapterFactory, Row, Where, WhereOperator } from "./adapter.js";
 import type { ResolvedField, ResolvedModel, ResolvedSchema } from "./field.js";
 import { BetterAuthError } from "../errors/api-error.js";
+import { assertDelta, comparableWhere, assertPaging, assertStorable } from "./field-value.js";
 
 /** Rows of one table, keyed by physical column names. */
 type Table = Row[];
@@ -34,7 +35,8 @@ function normalize(field: ResolvedField, value: unknown): unknown {
   if (field.type === "date" && typeof value === "string") return new Date(value);
   if (field.type === "boolean" && (value === "true" || value === "false")) return value === "true";
   const numeric = typeof value === "string" && value.trim() !== "" && !Number.isNaN(Number(value));
-  return field.type === "number" && numeric ? Number(value) : copy(value);
+  if (field.type === "number" && (numeric || typeof value === "bigint")) return Number(value);
+  return copy(value);
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -110,13 +112,17 @@ function build(schema: ResolvedSchema, store: Record<string, Table>, journal: Ch
 
   /** Resolves the clauses' fields once (an unknown field throws even on an empty table). */
   const matcher = (model: ResolvedModel, where: Where[] = []): ((row: Row) => boolean) => {
-    const clauses = where.map((c) => ({ c, field: fieldOf(model, c.field) }));
+    const clauses = where.map((c) => {
+      const field = fieldOf(model, c.field);
+      // Checked here, once per clause, so a bad value is refused even on an empty table.
+      return { c, checked: comparableWhere(model.model, c, field), field };
+    });
     const ands = clauses.filter(({ c }) => c.connector !== "OR");
     const ors = clauses.filter(({ c }) => c.connector === "OR");
     const test =
       (row: Row) =>
-      ({ c, field }: { c: Where; field: ResolvedField }) =>
-        holds(row[field.fieldName], c, field);
+      ({ checked, field }: { checked: Where | boolean; field: ResolvedField }) =>
+        typeof checked === "boolean" ? checked : holds(row[field.fieldName], checked, field);
     // AND clauses must all hold; when OR clauses exist, at least one of them must hold too.
     return (row) => ands.every(test(row)) && (ors.length === 0 || ors.some(test(row)));
   };
@@ -128,7 +134,10 @@ function build(schema: ResolvedSchema, store: Record<string, Table>, journal: Ch
     for (const [key, value] of Object.entries(data)) {
       // Keys the schema does not know are dropped, as the reference's adapter factory does.
       const field = key === "id" ? ID_FIELD : model.fields[key];
-      if (field && value !== undefined) out[field.fieldName] = normalize(field, value);
+      if (field && value !== undefined) {
+        assertStorable(model.model, key, field, value);
+        out[field.fieldName] = normalize(field, value);
+      }
     }
     return out;
   };
@@ -196,6 +205,7 @@ function build(schema: ResolvedSchema, store: Record<string, Table>, journal: Ch
     },
     async findMany<T extends Row>(args: Args<"findMany">): Promise<T[]> {
       const { model: name, where, limit, offset, sortBy, select: fields } = args;
+      assertPaging(limit, offset);
       const model = modelOf(name);
       let rows = select(model, where);
       if (sortBy) {
@@ -264,6 +274,7 @@ function build(schema: ResolvedSchema, store: Record<string, Table>, journal: Ch
         throw new BetterAuthError("incrementOne requires a non-empty `increment` or `set`; both were empty.");
       }
       const model = modelOf(name);
+      for (const [key, delta] of Object.entries(increment)) assertDelta(model.model, key, delta);
       const row = first(model, where);
       if (!row) return null;
       const next: Row = { ...row, ...toStored(model, set ?? {}) };

@@ -1,4 +1,11 @@
-import type { DBField, ModelSchema, ResolvedModel, ResolvedSchema, SchemaDefinition } from "./field.js";
+import {
+  ON_DELETE_ACTIONS,
+  type DBField,
+  type ModelSchema,
+  type ResolvedModel,
+  type ResolvedSchema,
+  type SchemaDefinition,
+} from "./field.js";
 
 /** Per-model renames and additions from the options (`user: { modelName, fields, additionalFields }`). */
 export interface ModelOverrides {
@@ -50,6 +57,7 @@ export function resolveSchema(
     const fields: ResolvedModel["fields"] = {};
     const all = { ...def.fields, ...override.additionalFields };
     for (const [field, attr] of Object.entries(all)) {
+      assertOnDelete(model, field, attr);
       fields[field] = { ...attr, fieldName: override.fields?.[field] ?? attr.fieldName ?? field };
     }
     resolved[model] = {
@@ -68,6 +76,19 @@ export function resolveSchema(
     tables.set(m.tableName, m.model);
   }
   return resolved;
+}
+
+/**
+ * A reference's `onDelete` is written into DDL: anything outside the reference's list is a
+ * configuration error (the message leaves the configured text out).
+ */
+export function assertOnDelete(model: string, field: string, attr: DBField): void {
+  const action: unknown = attr.references?.onDelete;
+  if (action !== undefined && !(ON_DELETE_ACTIONS as readonly unknown[]).includes(action)) {
+    throw new TypeError(
+      `Field "${model}.${field}" has an unknown references.onDelete; expected one of ${ON_DELETE_ACTIONS.map((a) => `"${a}"`).join(", ")}.`,
+    );
+  }
 }
 
 /** Models in creation order (referenced tables first). */

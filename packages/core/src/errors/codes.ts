@@ -57,3 +57,28 @@ export const BASE_ERROR_CODES = {
 } as const;
 
 export type BaseErrorCode = keyof typeof BASE_ERROR_CODES;
+
+/**
+ * Codes core's routes answer with that the reference throws inline rather than lists in its
+ * `$ERROR_CODES` (so neither does Latchkey's). Declared here for the development-mode check
+ * that every code an endpoint answers with is declared somewhere.
+ */
+export const CORE_ROUTE_ERROR_CODES: ReadonlySet<string> = new Set([
+  "USER_ID_OR_SESSION_REQUIRED",
+  "RESET_PASSWORD_DISABLED",
+  "OAUTH_LINK_ERROR",
+  "INVALID_BODY",
+  "HOST_NOT_ALLOWED",
+  "FAILED_TO_GET_ACCESS_TOKEN",
+  "FAILED_TO_REFRESH_ACCESS_TOKEN",
+  "EMAIL_PASSWORD_SIGN_UP_DISABLED",
+  "EMAIL_PASSWORD_DISABLED",
+  "LINKING_NOT_ALLOWED",
+  "LINKING_FAILED",
+  "LINKING_DIFFERENT_EMAILS_NOT_ALLOWED",
+  "REFRESH_TOKEN_NOT_FOUND",
+  "ACCESS_TOKEN_NOT_FOUND",
+  "PROVIDER_NOT_SUPPORTED",
+  "PROVIDER_NOT_CONFIGURED",
+  "TOKEN_REFRESH_NOT_SUPPORTED",
+]);

@@ -1,6 +1,6 @@
 import type { EndpointContext } from "../api/context.js";
 import type { APIError } from "../errors/api-error.js";
-import { appendQueryParams } from "../routes/redirect-url.js";
+import { appendQueryParams } from "../security/redirect-url.js";
 
 /**
  * `?error=` codes of OAuth callback redirects (spec, OAuth callback error codes). URL-safe

@@ -1,5 +1,5 @@
 import { BetterAuthError } from "../errors/api-error.js";
-import { fetchNoRedirect } from "./token-request.js";
+import { boundedFetch, type BoundedFetchOptions } from "../net/bounded-fetch.js";
 
 /** The provider metadata fields the OIDC client uses (OIDC Discovery §3, RFC 8414 §2). */
 export interface OIDCDiscoveryDocument {
@@ -44,12 +44,17 @@ function absoluteURL(value: unknown, field: string, allowHttp: boolean): string 
  */
 export async function fetchDiscovery(
   issuer: string,
-  options: { headers?: Record<string, string> | undefined; allowHttp?: boolean | undefined } = {},
+  options: {
+    headers?: Record<string, string> | undefined;
+    allowHttp?: boolean | undefined;
+    fetchOptions?: BoundedFetchOptions | undefined;
+  } = {},
 ): Promise<OIDCDiscoveryDocument> {
-  const response = await fetchNoRedirect(discoveryURL(issuer), {
-    method: "GET",
-    headers: { accept: "application/json", ...options.headers },
-  });
+  const response = await boundedFetch(
+    discoveryURL(issuer),
+    { method: "GET", headers: { accept: "application/json", ...options.headers } },
+    options.fetchOptions,
+  );
   if (!response.ok) throw new BetterAuthError(`Discovery for ${issuer} answered ${response.status}`);
   const data: unknown = await response.json().catch(() => null);
   if (typeof data !== "object" || data === null || Array.isArray(data)) {

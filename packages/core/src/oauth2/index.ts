@@ -32,7 +32,6 @@ export {
   type TokenEndpointAuth,
 } from "./client-auth.js";
 export {
-  fetchNoRedirect,
   OAuthTokenError,
   parseScopeField,
   refreshAccessToken,

@@ -1,14 +1,19 @@
 import type { OIDCDiscoveryDocument } from "./discovery.js";
-import { fetchNoRedirect } from "./token-request.js";
+import { boundedFetch, type BoundedFetchOptions } from "../net/bounded-fetch.js";
 import type { OAuth2UserInfo, OAuthMappedUser } from "./types.js";
 
 /** GET UserInfo with the access token (OIDC Core §5.3.1); null on any failure. */
-async function fetchUserInfo(endpoint: string, accessToken: string): Promise<Record<string, unknown> | null> {
+async function fetchUserInfo(
+  endpoint: string,
+  accessToken: string,
+  fetchOptions: BoundedFetchOptions | undefined,
+): Promise<Record<string, unknown> | null> {
   try {
-    const response = await fetchNoRedirect(endpoint, {
-      method: "GET",
-      headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" },
-    });
+    const response = await boundedFetch(
+      endpoint,
+      { method: "GET", headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } },
+      fetchOptions,
+    );
     if (!response.ok) return null;
     const data: unknown = await response.json();
     return typeof data === "object" && data !== null && !Array.isArray(data)
@@ -29,10 +34,11 @@ export async function readUserInfo(
   doc: OIDCDiscoveryDocument,
   claims: Record<string, unknown> | null,
   accessToken: string | undefined,
+  fetchOptions?: BoundedFetchOptions,
 ): Promise<Record<string, unknown> | null> {
   if (claims && typeof claims.sub === "string" && typeof claims.email === "string") return claims;
   if (!doc.userinfo_endpoint || !accessToken) return claims;
-  const info = await fetchUserInfo(doc.userinfo_endpoint, accessToken);
+  const info = await fetchUserInfo(doc.userinfo_endpoint, accessToken, fetchOptions);
   if (!info) return claims;
   if (typeof info.sub !== "string" || info.sub === "") return claims;
   if (claims && info.sub !== claims.sub) return null;

@@ -1,10 +1,12 @@
-import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from "jose";
+import type { JWTVerifyGetKey } from "jose";
+import type { BoundedFetchOptions } from "../net/bounded-fetch.js";
 import type { TokenEndpointAuth } from "./client-auth.js";
 import { fetchDiscovery, lazyDiscovery, type OIDCDiscoveryDocument } from "./discovery.js";
 import { oauthFlow } from "./flow.js";
 import { ASYMMETRIC_ALGORITHMS, verifyIdToken } from "./id-token.js";
 import { createAuthorizationURL } from "./authorization-url.js";
-import { fetchNoRedirect, refreshAccessToken, validateAuthorizationCode } from "./token-request.js";
+import { refreshAccessToken, validateAuthorizationCode } from "./token-request.js";
+import { remoteJWKS } from "./remote-jwks.js";
 import { profileToUser, readUserInfo } from "./oidc-profile.js";
 import type { OAuth2Tokens, OAuthMappedUser, OAuthProvider, ProviderOptions } from "./types.js";
 
@@ -39,6 +41,11 @@ export interface OIDCProviderConfig {
   /** Extra token-request parameters (reserved ones are ignored). */
   tokenParams?: Record<string, string>;
   discoveryHeaders?: Record<string, string>;
+  /**
+   * Latchkey addition: milliseconds each request to the provider (discovery, token, JWKS,
+   * UserInfo) may take before it is given up. @default 10000
+   */
+  requestTimeout?: number;
   /** Fallback lifetime in seconds when the token response has no `expires_in`. */
   accessTokenExpiresIn?: number;
   /** Maps the profile (verified ID-token claims and UserInfo) to user fields, additional ones included. */
@@ -87,19 +94,12 @@ export function oidcProvider(config: OIDCProviderConfig): OAuthProvider {
     throw new TypeError(`oidcProvider "${config.id}": issuer must use https.`);
   }
   if (!config.clientId) throw new TypeError(`oidcProvider "${config.id}": clientId is required.`);
+  const fetchOptions: BoundedFetchOptions = { timeout: config.requestTimeout };
   const discovery = lazyDiscovery(() =>
-    fetchDiscovery(config.issuer, { headers: config.discoveryHeaders, allowHttp }),
+    fetchDiscovery(config.issuer, { headers: config.discoveryHeaders, allowHttp, fetchOptions }),
   );
-  let remoteKeys: JWTVerifyGetKey | undefined;
-  // The key set is fetched (and cached, and re-fetched on an unknown `kid`) by jose; redirects
-  // are refused as for every other server-side OAuth request.
-  const jwks: JWTVerifyGetKey = async (header, token) => {
-    const doc = await discovery();
-    remoteKeys ??= createRemoteJWKSet(new URL(doc.jwks_uri), {
-      [customFetch]: (url: string, init: RequestInit) => fetchNoRedirect(url, init),
-    });
-    return remoteKeys(header, token);
-  };
+  // The key set is fetched (and cached, and re-fetched on an unknown `kid`) by jose.
+  const jwks: JWTVerifyGetKey = remoteJWKS(async () => (await discovery()).jwks_uri, fetchOptions);
   const algorithms = (doc: OIDCDiscoveryDocument): string[] => {
     if (config.idTokenSigningAlgorithms) return config.idTokenSigningAlgorithms;
     const advertised = doc.id_token_signing_alg_values_supported?.filter((a) =>
@@ -193,6 +193,7 @@ export function oidcProvider(config: OIDCProviderConfig): OAuthProvider {
         codeVerifier: config.pkce === false ? undefined : data.codeVerifier,
         deviceId: data.deviceId,
         additionalParams: config.tokenParams,
+        fetchOptions,
       });
       return withDefaultExpiry(tokens);
     },
@@ -200,7 +201,7 @@ export function oidcProvider(config: OIDCProviderConfig): OAuthProvider {
     async refreshAccessToken(refreshToken) {
       const { doc, ...client } = await credentials();
       return withDefaultExpiry(
-        await refreshAccessToken({ ...client, tokenEndpoint: doc.token_endpoint, refreshToken }),
+        await refreshAccessToken({ ...client, tokenEndpoint: doc.token_endpoint, refreshToken, fetchOptions }),
       );
     },
 
@@ -222,7 +223,7 @@ export function oidcProvider(config: OIDCProviderConfig): OAuthProvider {
         // without it nothing ties the login to the nonce this browser's state holds.
         return null;
       }
-      const profile = await readUserInfo(doc, claims, tokens.accessToken);
+      const profile = await readUserInfo(doc, claims, tokens.accessToken, fetchOptions);
       if (!profile) return null;
       const user = await profileToUser(profile, config.mapProfileToUser);
       return { user, data: profile };

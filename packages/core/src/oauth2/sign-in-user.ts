@@ -4,7 +4,7 @@ import type { Account, User } from "../db/models.js";
 import { APIError } from "../errors/api-error.js";
 import { getClientIP } from "../ip.js";
 import { assertValidUserInfo, type UserProvisioningSource } from "../security/validate-user-info.js";
-import { mailVerificationLink } from "../routes/verification-mail.js";
+import { mailVerificationLink } from "../mail/verification-mail.js";
 import {
   callbackErrorRedirect,
   defaultErrorURL,

@@ -1,4 +1,5 @@
 import { BetterAuthError } from "../errors/api-error.js";
+import { boundedFetch, type BoundedFetchOptions } from "../net/bounded-fetch.js";
 import { applyClientAuth, type ClientCredentials } from "./client-auth.js";
 import type { OAuth2Tokens } from "./types.js";
 
@@ -37,22 +38,6 @@ const RESERVED_TOKEN_PARAMS = new Set([
   "prototype",
 ]);
 
-/**
- * Server-side OAuth fetches never follow redirects: the endpoint comes from configuration or
- * discovery, and following a 3xx would let whoever controls it bounce the request (with the
- * client secret) to an internal address (SSRF). `redirect: "manual"` works on every runtime;
- * workerd refuses `redirect: "error"`.
- */
-export async function fetchNoRedirect(url: string, init: RequestInit): Promise<Response> {
-  const response = await fetch(url, { ...init, redirect: "manual" });
-  if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
-    throw new BetterAuthError(
-      `The OAuth endpoint ${new URL(url).origin} answered with a redirect; configure the final URL.`,
-    );
-  }
-  return response;
-}
-
 /** Seconds from a token response (a number, or a numeric string some providers send). */
 function seconds(value: unknown): number | undefined {
   const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
@@ -89,6 +74,8 @@ export interface TokenRequest extends ClientCredentials {
   params: Record<string, string | undefined>;
   extraParams?: Record<string, string> | undefined;
   headers?: Record<string, string> | undefined;
+  /** Time and size limits of the request. @default 10 s, 1 MiB */
+  fetchOptions?: BoundedFetchOptions | undefined;
 }
 
 /**
@@ -108,7 +95,11 @@ export async function requestTokens(request: TokenRequest): Promise<OAuth2Tokens
     accept: "application/json",
   };
   await applyClientAuth(body, headers, request, request.tokenEndpoint);
-  const response = await fetchNoRedirect(request.tokenEndpoint, { method: "POST", headers, body });
+  const response = await boundedFetch(
+    request.tokenEndpoint,
+    { method: "POST", headers, body },
+    request.fetchOptions,
+  );
   const text = await response.text();
   let data: unknown;
   try {
@@ -143,6 +134,7 @@ export function validateAuthorizationCode(
     deviceId?: string | undefined;
     additionalParams?: Record<string, string> | undefined;
     headers?: Record<string, string> | undefined;
+    fetchOptions?: BoundedFetchOptions | undefined;
   },
 ): Promise<OAuth2Tokens> {
   return requestTokens({
@@ -168,6 +160,7 @@ export function refreshAccessToken(
     tokenEndpoint: string;
     refreshToken: string;
     extraParams?: Record<string, string> | undefined;
+    fetchOptions?: BoundedFetchOptions | undefined;
   },
 ): Promise<OAuth2Tokens> {
   return requestTokens({

@@ -1,6 +1,6 @@
 import type { EndpointContext } from "../api/context.js";
 import type { User } from "../db/models.js";
-import { parseInput } from "../routes/user-input.js";
+import { parseInput } from "../db/field-input.js";
 import type { OAuth2UserInfo } from "./types.js";
 
 /** The provider's user attributes (account id included, as the account key resolved it). */

@@ -26,7 +26,7 @@ export const listAccounts = endpoint(
   { method: "GET", use: [sessionMiddleware] },
   async (ctx) => {
     const auth = ctx.context;
-    const accounts = await auth.internalAdapter.findAccounts(auth.session!.user.id);
+    const accounts = await auth.internalAdapter.findAccounts(auth.session.user.id);
     return accounts.map((account) => {
       const { scope, ...rest } = toOutput(auth.schema, "account", account) as Record<string, unknown>;
       for (const field of SECRET_FIELDS) delete rest[field];
@@ -46,7 +46,7 @@ export const unlinkAccount = endpoint(
   { method: "POST", body: v.looseObject({}), use: [accountSelection("body", false), freshSessionMiddleware] },
   async (ctx) => {
     const auth = ctx.context;
-    const userId = auth.session!.user.id;
+    const userId = auth.session.user.id;
     const accounts = await auth.internalAdapter.findAccounts(userId);
     if (accounts.length === 1 && !auth.options.account?.accountLinking?.allowUnlinkingAll) {
       throw fail("BAD_REQUEST", "FAILED_TO_UNLINK_LAST_ACCOUNT");

@@ -11,9 +11,9 @@ import {
   createEmailVerificationToken,
   verificationLink,
   type EmailVerificationClaims,
-} from "./email-verification-token.js";
-import { deliver } from "./mail-delivery.js";
-import { appendQueryParams } from "./redirect-url.js";
+} from "../mail/email-verification-token.js";
+import { deliver } from "../mail/mail-delivery.js";
+import { appendQueryParams } from "../security/redirect-url.js";
 
 interface VerifyQuery {
   callbackURL?: string;

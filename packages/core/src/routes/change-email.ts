@@ -5,8 +5,8 @@ import { APIError } from "../errors/api-error.js";
 import { fail } from "../errors/index.js";
 import { setSessionCookie } from "../session/session-cookie.js";
 import { sensitiveSessionMiddleware } from "../session/session-middleware.js";
-import { createEmailVerificationToken, verificationLink } from "./email-verification-token.js";
-import { deliver } from "./mail-delivery.js";
+import { createEmailVerificationToken, verificationLink } from "../mail/email-verification-token.js";
+import { deliver } from "../mail/mail-delivery.js";
 
 /** The reference answers these two with a message and no code. */
 const refuse = (message: string): APIError => new APIError("BAD_REQUEST", { message });
@@ -34,7 +34,7 @@ export const changeEmail = endpoint(
       auth.logger.error("Change email is disabled.");
       throw fail("BAD_REQUEST", "CHANGE_EMAIL_DISABLED");
     }
-    const { session, user } = auth.session!;
+    const { session, user } = auth.session;
     const newEmail = ctx.body.newEmail.toLowerCase();
     if (newEmail === user.email) throw refuse("Email is the same");
     // Decide on a usable flow before looking the address up: refusing only for free

@@ -1,3 +1,4 @@
+import { applicationCall } from "../api/declared-codes.js";
 import * as v from "valibot";
 import type { EndpointContext } from "../api/context.js";
 import { endpoint } from "../api/endpoint.js";
@@ -8,7 +9,7 @@ import { assertTrustedCallbackURL } from "../security/origin-check.js";
 import { deleteSessionCookie } from "../session/session-cookie.js";
 import { getSessionFromRequest, sensitiveSessionMiddleware } from "../session/session-middleware.js";
 import { createDeleteToken, deleteIdentifier } from "./delete-token.js";
-import { deliver } from "./mail-delivery.js";
+import { deliver } from "../mail/mail-delivery.js";
 import { assertPasswordLength } from "./password-rules.js";
 
 const USER_DELETED = { success: true, message: "User deleted" } as const;
@@ -17,12 +18,12 @@ const USER_DELETED = { success: true, message: "User deleted" } as const;
 async function removeUser(ctx: EndpointContext, user: User): Promise<void> {
   const auth = ctx.context;
   const options = auth.options.user?.deleteUser;
-  await options?.beforeDelete?.(user, ctx.request);
+  await applicationCall(() => options?.beforeDelete?.(user, ctx.request));
   await auth.internalAdapter.deleteUser(user.id, ctx);
   // Also through the session store, which may hold sessions the user table does not cascade to.
   await auth.internalAdapter.deleteUserSessions(user.id, ctx);
   deleteSessionCookie(ctx);
-  await options?.afterDelete?.(user, ctx.request);
+  await applicationCall(() => options?.afterDelete?.(user, ctx.request));
 }
 
 /**
@@ -63,7 +64,7 @@ export const deleteUser = endpoint(
       auth.logger.error("Delete user is disabled. Enable it in the options");
       throw new APIError("NOT_FOUND");
     }
-    const { session, user } = auth.session!;
+    const { session, user } = auth.session;
     const { password, token, callbackURL } = ctx.body;
     if (password) {
       assertPasswordLength(ctx, password, false);

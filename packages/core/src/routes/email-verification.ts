@@ -9,9 +9,9 @@ import { assertTrustedCallbackURL } from "../security/origin-check.js";
 import { setSessionCookie } from "../session/session-cookie.js";
 import { getSessionFromRequest } from "../session/session-middleware.js";
 import { applyEmailChange, refuseVerification } from "./change-email-verification.js";
-import { createEmailVerificationToken, verifyEmailVerificationToken } from "./email-verification-token.js";
-import { withMinimumDuration } from "./mail-delivery.js";
-import { mailVerificationLink } from "./verification-mail.js";
+import { createEmailVerificationToken, verifyEmailVerificationToken } from "../mail/email-verification-token.js";
+import { withMinimumDuration } from "../mail/mail-delivery.js";
+import { mailVerificationLink } from "../mail/verification-mail.js";
 
 /**
  * The reference's floor for anonymous callers: "no such user" or "already verified" (a local

@@ -17,7 +17,7 @@ export const linkSocial = endpoint(
   { method: "POST", body, use: [sessionMiddleware], requireHeaders: true },
   async (ctx) => {
     const auth = ctx.context;
-    const { user } = auth.session!;
+    const { user } = auth.session;
     const provider = await findSocialProvider(auth, ctx.body.provider);
     if (!provider) throw fail("NOT_FOUND", "PROVIDER_NOT_FOUND");
     const { idToken } = ctx.body;

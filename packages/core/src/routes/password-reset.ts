@@ -5,9 +5,9 @@ import { email } from "../api/validation.js";
 import { APIError } from "../errors/api-error.js";
 import { fail } from "../errors/index.js";
 import { assertTrustedCallbackURL } from "../security/origin-check.js";
-import { deliver, withMinimumDuration } from "./mail-delivery.js";
+import { deliver, withMinimumDuration } from "../mail/mail-delivery.js";
 import { assertPasswordLength } from "./password-rules.js";
-import { resolveWithQuery } from "./redirect-url.js";
+import { resolveWithQuery } from "../security/redirect-url.js";
 import { createResetToken, redeemResetToken, resetIdentifier } from "./reset-token.js";
 
 /** The one answer for known and unknown addresses alike (anti-enumeration). */

@@ -31,7 +31,7 @@ export const changePassword = endpoint(
   async (ctx) => {
     const auth = ctx.context;
     const { newPassword, currentPassword, revokeOtherSessions } = ctx.body;
-    const { user } = auth.session!;
+    const { user } = auth.session;
     assertPasswordLength(ctx, newPassword);
     assertPasswordLength(ctx, currentPassword, false);
     const account = await auth.internalAdapter.findCredentialAccount(user.id);
@@ -66,7 +66,7 @@ export const setPassword = endpoint(
   async (ctx) => {
     const auth = ctx.context;
     const { newPassword } = ctx.body;
-    const { user } = auth.session!;
+    const { user } = auth.session;
     assertPasswordLength(ctx, newPassword);
     const account = await auth.internalAdapter.findCredentialAccount(user.id);
     if (account?.password) throw fail("BAD_REQUEST", "PASSWORD_ALREADY_SET");
@@ -82,7 +82,7 @@ export const verifyPassword = endpoint(
   "/verify-password",
   { method: "POST", body: v.object({ password: v.string() }), use: [sensitiveSessionMiddleware] },
   async (ctx) => {
-    if (!(await checkCurrentPassword(ctx, ctx.context.session!.user.id, ctx.body.password))) {
+    if (!(await checkCurrentPassword(ctx, ctx.context.session.user.id, ctx.body.password))) {
       throw fail("BAD_REQUEST", "INVALID_PASSWORD");
     }
     return { status: true };

@@ -9,7 +9,7 @@ export const listSessions = endpoint(
   { method: "GET", use: [freshSessionMiddleware], requireHeaders: true },
   async (ctx) => {
     const auth = ctx.context;
-    const sessions = await auth.internalAdapter.listSessions(auth.session!.user.id);
+    const sessions = await auth.internalAdapter.listSessions(auth.session.user.id);
     const now = Date.now();
     return sessions.filter((s) => s.expiresAt.getTime() > now).map((s) => toOutput(auth.schema, "session", s));
   },
@@ -26,7 +26,7 @@ export const revokeSession = endpoint(
   async (ctx) => {
     const auth = ctx.context;
     const target = await auth.internalAdapter.findSession(ctx.body.token);
-    if (target?.session.userId === auth.session!.user.id) await auth.internalAdapter.deleteSession(ctx.body.token, ctx);
+    if (target?.session.userId === auth.session.user.id) await auth.internalAdapter.deleteSession(ctx.body.token, ctx);
     return { status: true };
   },
 );
@@ -36,7 +36,7 @@ export const revokeSessions = endpoint(
   "/revoke-sessions",
   { method: "POST", use: [sensitiveSessionMiddleware], requireHeaders: true },
   async (ctx) => {
-    await ctx.context.internalAdapter.deleteUserSessions(ctx.context.session!.user.id, ctx);
+    await ctx.context.internalAdapter.deleteUserSessions(ctx.context.session.user.id, ctx);
     return { status: true };
   },
 );
@@ -47,8 +47,8 @@ export const revokeOtherSessions = endpoint(
   { method: "POST", use: [sensitiveSessionMiddleware], requireHeaders: true },
   async (ctx) => {
     const auth = ctx.context;
-    const current = auth.session!.session.token;
-    const sessions = await auth.internalAdapter.listSessions(auth.session!.user.id);
+    const current = auth.session.session.token;
+    const sessions = await auth.internalAdapter.listSessions(auth.session.user.id);
     await auth.internalAdapter.deleteSessions(sessions.map((s) => s.token).filter((t) => t !== current), ctx);
     return { status: true };
   },

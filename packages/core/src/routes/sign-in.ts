@@ -8,7 +8,7 @@ import { getClientIP } from "../ip.js";
 import { formCsrfMiddleware } from "../security/origin-check.js";
 import { setSessionCookie } from "../session/session-cookie.js";
 import { assertPasswordLength } from "./password-rules.js";
-import { mailVerificationOnSignIn } from "./verification-mail.js";
+import { mailVerificationOnSignIn } from "../mail/verification-mail.js";
 
 const body = v.object({
   email: v.string(),

@@ -3,7 +3,7 @@ import { generateId } from "../crypto/random.js";
 import type { User } from "../db/models.js";
 import { toOutput } from "../db/output.js";
 import type { AuthContext } from "../context.js";
-import { deliver } from "./mail-delivery.js";
+import { deliver } from "../mail/mail-delivery.js";
 
 /** What the sign-up request asked for, already parsed. */
 export interface SignUpInput {

@@ -8,9 +8,9 @@ import { getClientIP } from "../ip.js";
 import { formCsrfMiddleware } from "../security/origin-check.js";
 import { setSessionCookie } from "../session/session-cookie.js";
 import { assertPasswordLength } from "./password-rules.js";
-import { parseInput } from "./user-input.js";
+import { parseInput } from "../db/field-input.js";
 import { answerDuplicateSignUp, hidesDuplicateEmails } from "./sign-up-duplicate.js";
-import { mailVerificationOnSignUp } from "./verification-mail.js";
+import { mailVerificationOnSignUp } from "../mail/verification-mail.js";
 
 // The known fields, intersected with "any other keys" (additional user fields), as the
 // reference declares it: a non-object body reports both parts.

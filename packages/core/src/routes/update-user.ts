@@ -5,7 +5,7 @@ import { APIError } from "../errors/api-error.js";
 import { fail } from "../errors/index.js";
 import { deleteSessionCookie, setSessionCookie } from "../session/session-cookie.js";
 import { sessionMiddleware } from "../session/session-middleware.js";
-import { parseInput } from "./user-input.js";
+import { parseInput } from "../db/field-input.js";
 import { validationMessage } from "../api/validation.js";
 
 const record = v.record(v.string(), v.unknown());
@@ -35,7 +35,7 @@ export const updateUser = endpoint("/update-user", { method: "POST", body: recor
   const { name, image } = checked.output;
   const additional = parseInput(auth, "user", rest, "update");
   if (name === undefined && image === undefined && !Object.keys(additional).length) throw nothingToUpdate();
-  const session = auth.session!;
+  const session = auth.session;
   const changes = { ...additional, ...(name !== undefined && { name }), ...(image !== undefined && { image }) };
   const updated = (await auth.internalAdapter.updateUser(session.user.id, changes, ctx)) ?? { ...session.user, ...changes };
   await setSessionCookie(ctx, { session: session.session, user: updated });
@@ -45,7 +45,7 @@ export const updateUser = endpoint("/update-user", { method: "POST", body: recor
 /** `POST /update-session`: changes client-settable additional session fields. */
 export const updateSession = endpoint("/update-session", { method: "POST", body: record, use: [sessionMiddleware] }, async (ctx) => {
   const auth = ctx.context;
-  const session = auth.session!;
+  const session = auth.session;
   const additional = parseInput(auth, "session", ctx.body, "update");
   if (!Object.keys(additional).length) throw nothingToUpdate();
   const updated = await auth.internalAdapter.updateSession(session.session.token, { ...additional, updatedAt: new Date() }, ctx);

@@ -1,4 +1,5 @@
 import { APIError } from "../errors/api-error.js";
+import { markApplicationError } from "../api/declared-codes.js";
 
 /** What is about to happen to an incoming identity (the reference's `ValidateUserInfoAction`). */
 export type ValidateUserInfoAction = "create-user" | "link-account" | "sign-in";
@@ -44,5 +45,6 @@ export async function assertValidUserInfo(
   } catch {
     throw refuse("validation_failed", "User validation failed");
   }
-  if (result?.error) throw refuse(result.error, result.errorDescription || result.error);
+  // The application names this code: it is not one core or a plugin declares.
+  if (result?.error) throw markApplicationError(refuse(result.error, result.errorDescription || result.error));
 }

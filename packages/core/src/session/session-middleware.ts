@@ -32,17 +32,30 @@ export async function getSessionFromRequest(
 
 const unauthorized = (): APIError => new APIError("UNAUTHORIZED", { message: "Unauthorized", code: "UNAUTHORIZED" });
 
+/** What the session middlewares guarantee: the request's session, never null behind them. */
+export interface WithSession {
+  session: SessionWithUser;
+}
+
+/** The request's session, or 401 `UNAUTHORIZED`; the session is left on `ctx.context`. */
+async function requireSession(ctx: EndpointContext, options?: ResolveSessionOptions): Promise<SessionWithUser> {
+  const session = await getSessionFromRequest(ctx, options);
+  if (!session) throw unauthorized();
+  return session;
+}
+
 /** Requires a valid session (the cache cookie may vouch for it): 401 `UNAUTHORIZED` otherwise. */
-export const sessionMiddleware: EndpointMiddleware = async (ctx) => {
-  if (!(await getSessionFromRequest(ctx))) throw unauthorized();
+export const sessionMiddleware: EndpointMiddleware<WithSession> = async (ctx) => {
+  await requireSession(ctx);
 };
 
 /** Requires a session created less than `freshAge` ago: 403 `SESSION_NOT_FRESH` otherwise. */
-export const freshSessionMiddleware: EndpointMiddleware = async (ctx) => {
-  await sessionMiddleware(ctx);
+export const freshSessionMiddleware: EndpointMiddleware<WithSession> = async (ctx) => {
+  const { session } = await requireSession(ctx);
   const { freshAge } = ctx.context.sessionConfig;
-  const created = ctx.context.session!.session.createdAt.getTime();
-  if (freshAge !== 0 && Date.now() - created >= freshAge * 1000) throw fail("FORBIDDEN", "SESSION_NOT_FRESH");
+  if (freshAge !== 0 && Date.now() - session.createdAt.getTime() >= freshAge * 1000) {
+    throw fail("FORBIDDEN", "SESSION_NOT_FRESH");
+  }
 };
 
 /**
@@ -52,7 +65,7 @@ export const freshSessionMiddleware: EndpointMiddleware = async (ctx) => {
  * (possibly from the cache). The reference does this whenever a database or secondary
  * storage holds sessions, which in Latchkey is always.
  */
-export const sensitiveSessionMiddleware: EndpointMiddleware = async (ctx) => {
+export const sensitiveSessionMiddleware: EndpointMiddleware<WithSession> = async (ctx) => {
   ctx.context.session = null;
-  if (!(await getSessionFromRequest(ctx, { disableCookieCache: true }))) throw unauthorized();
+  await requireSession(ctx, { disableCookieCache: true });
 };

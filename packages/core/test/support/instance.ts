@@ -4,7 +4,7 @@ export const BASE = "http://localhost:3000";
 export const SECRET = "a-test-secret-that-is-long-enough-0123456789";
 
 /** A core instance on an in-process memory store, plus request helpers and the raw store. */
-export function testInstance(options: Partial<LatchkeyOptions> = {}) {
+export function testInstance<O extends Partial<LatchkeyOptions>>(options: O = {} as O) {
   const store: Record<string, Row[]> = {};
   const auth = createAuth({
     database: memoryAdapter(store),

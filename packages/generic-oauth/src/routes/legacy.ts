@@ -1,13 +1,10 @@
 import * as v from "valibot";
 import {
-  APIError,
-  createRouter,
   endpoint,
   findSocialProvider,
   runOAuthCallback,
   sessionMiddleware,
   startRedirectFlow,
-  type AuthRouter,
   type EndpointContext,
   type OAuthProvider,
 } from "@latchkey/core";
@@ -42,11 +39,7 @@ async function legacyProvider(
 ): Promise<OAuthProvider> {
   const provider = ids.has(providerId) ? await findSocialProvider(ctx.context, providerId) : null;
   if (!provider) {
-    throw APIError.from(
-      "BAD_REQUEST",
-      "PROVIDER_CONFIG_NOT_FOUND",
-      GENERIC_OAUTH_ERROR_CODES.PROVIDER_CONFIG_NOT_FOUND,
-    );
+    throw GENERIC_OAUTH_ERROR_CODES.fail("PROVIDER_CONFIG_NOT_FOUND", "BAD_REQUEST");
   }
   return { ...provider, callbackPath: legacyCallbackPath(provider.id) };
 }
@@ -56,7 +49,7 @@ async function legacyProvider(
  * flow (the one behind `/sign-in/social`, `/callback/:id` and `/link-social`); only the
  * body field name and the redirect path differ.
  */
-export function legacyRoutes(providerIds: string[]): AuthRouter {
+export function legacyRoutes(providerIds: string[]) {
   const ids = new Set(providerIds);
   const signIn = endpoint("/sign-in/oauth2", { method: "POST", body: signInBody }, async (ctx) =>
     startRedirectFlow(ctx, await legacyProvider(ctx, ids, ctx.body.providerId), ctx.body),
@@ -70,14 +63,11 @@ export function legacyRoutes(providerIds: string[]): AuthRouter {
     "/oauth2/link",
     { method: "POST", body: linkBody, use: [sessionMiddleware], requireHeaders: true },
     async (ctx) => {
-      const { user } = ctx.context.session!;
+      const { user } = ctx.context.session;
       const provider = await legacyProvider(ctx, ids, ctx.body.providerId);
       return startRedirectFlow(ctx, provider, { ...ctx.body, link: { userId: user.id, email: user.email } });
     },
   );
   // The 1.0 `auth.api` names.
-  return createRouter()
-    .add("signInWithOAuth2", signIn)
-    .add("oAuth2Callback", callback)
-    .add("oAuth2LinkAccount", link);
+  return { signInWithOAuth2: signIn, oAuth2Callback: callback, oAuth2LinkAccount: link };
 }

@@ -10,7 +10,8 @@ import { productionOrigin, trustedOriginList } from "../current-url.js";
 import type { ResolvedOAuthProxyOptions } from "../options.js";
 import { openStatePackage } from "../state-package.js";
 
-const isCallback = (ctx: EndpointContext): boolean => ctx.path === "/callback/:id";
+/** The hooks run around core's OAuth callback only. */
+const CALLBACK = ["/callback/:id"] as const;
 
 const PARAM_NAMES = ["code", "error", "error_description", "device_id", "user", "iss"] as const;
 
@@ -40,7 +41,7 @@ function callbackParams(ctx: EndpointContext): (CallbackParams & { state?: unkno
  */
 export function callbackBeforeHook(options: ResolvedOAuthProxyOptions): HookEntry {
   return {
-    matcher: isCallback,
+    matcher: CALLBACK,
     handler: createAuthMiddleware(async (ctx) => {
       const params = callbackParams(ctx);
       if (!params || typeof params.state !== "string" || !params.state) return;
@@ -59,7 +60,7 @@ export function callbackBeforeHook(options: ResolvedOAuthProxyOptions): HookEntr
  */
 export function callbackAfterHook(options: ResolvedOAuthProxyOptions): HookEntry {
   return {
-    matcher: isCallback,
+    matcher: CALLBACK,
     handler: createAuthMiddleware(async (ctx) => {
       const returned = ctx.context.returned;
       const location =

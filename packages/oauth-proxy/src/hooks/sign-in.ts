@@ -1,4 +1,4 @@
-import { APIError, createAuthMiddleware, type EndpointContext, type HookEntry } from "@latchkey/core";
+import { APIError, createAuthMiddleware, type HookEntry } from "@latchkey/core";
 import { originOf, resolveCurrentURL, shouldSkipProxy, stripTrailingSlashes } from "../current-url.js";
 import type { ResolvedOAuthProxyOptions } from "../options.js";
 import { sealStatePackage } from "../state-package.js";
@@ -7,8 +7,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof APIError);
 
 // `/sign-in/oauth2` (generic OAuth) is deliberately not matched (spec: not proxied).
-const isSocialRedirectStart = (ctx: EndpointContext): boolean =>
-  ctx.path.startsWith("/sign-in/social") || ctx.path === "/link-social";
+/** The routes that start a redirect to a provider: social sign-in and linking. */
+const SOCIAL_REDIRECT_START = ["/sign-in/social*", "/link-social"] as const;
 
 /** The proxy's completion URL on `origin` for `provider`, carrying where the user finally goes. */
 export function completionURL(
@@ -28,7 +28,7 @@ export function completionURL(
  */
 export function signInBeforeHook(options: ResolvedOAuthProxyOptions): HookEntry {
   return {
-    matcher: isSocialRedirectStart,
+    matcher: SOCIAL_REDIRECT_START,
     handler: createAuthMiddleware(async (ctx) => {
       if (shouldSkipProxy(ctx, options)) return;
       const body = ctx.body;
@@ -54,7 +54,7 @@ export function signInBeforeHook(options: ResolvedOAuthProxyOptions): HookEntry 
  */
 export function signInAfterHook(options: ResolvedOAuthProxyOptions): HookEntry {
   return {
-    matcher: isSocialRedirectStart,
+    matcher: SOCIAL_REDIRECT_START,
     handler: createAuthMiddleware(async (ctx) => {
       if (shouldSkipProxy(ctx, options)) return;
       const returned = ctx.context.returned;

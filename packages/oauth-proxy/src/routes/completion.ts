@@ -9,7 +9,6 @@ import {
   linkOAuthAccount,
   parseState,
   finishOAuthSignIn,
-  type Endpoint,
   type EndpointContext,
   type OAuthAccountInput,
   type OAuthStateData,
@@ -109,7 +108,7 @@ async function complete(
 }
 
 /** `GET /callback/:id/oauth-proxy`: the completion route; hooks on callback paths run around it. */
-export function completionRoute(options: ResolvedOAuthProxyOptions): Endpoint {
+export function completionRoute(options: ResolvedOAuthProxyOptions) {
   return endpoint("/callback/:id/oauth-proxy", { method: "GET", query, use: [checkCallbackURL] }, (ctx) =>
     complete(ctx, options, ctx.params.id ?? ""),
   );
@@ -119,7 +118,7 @@ export function completionRoute(options: ResolvedOAuthProxyOptions): Endpoint {
  * `GET /oauth-proxy-callback`: the deprecated completion route, which names no provider (so
  * none is checked). Kept for flows whose callback URL was issued before the move.
  */
-export function deprecatedCompletionRoute(options: ResolvedOAuthProxyOptions): Endpoint {
+export function deprecatedCompletionRoute(options: ResolvedOAuthProxyOptions) {
   return endpoint("/oauth-proxy-callback", { method: "GET", query, use: [checkCallbackURL] }, (ctx) =>
     complete(ctx, options, null),
   );

@@ -6,7 +6,6 @@ import {
   setSessionCookie,
   signInOAuthUser,
   toOutput,
-  type Endpoint,
 } from "@latchkey/core";
 import * as v from "valibot";
 import { ONE_TAP_ERROR_MESSAGES as M } from "../error-codes.js";
@@ -31,7 +30,7 @@ const hasAudience = (id: string | string[] | undefined): id is string | string[]
  * OAuth sign-in (existing account, implicit link by email, or a new user), answering
  * `{ token, user }` with the session cookie.
  */
-export function oneTapCallback(options: ResolvedOneTapOptions, verifier: GoogleTokenVerifier): Endpoint {
+export function oneTapCallback(options: ResolvedOneTapOptions, verifier: GoogleTokenVerifier) {
   return endpoint("/one-tap/callback", { method: "POST", body }, async (ctx) => {
     const auth = ctx.context;
     const google = await googleSettings(auth.options);

@@ -1,6 +1,6 @@
 import {
   base64Encode,
-  fetchNoRedirect,
+  boundedFetch,
   refreshAccessToken,
   remoteJWKS,
   type ClientAssertionContext,
@@ -81,7 +81,7 @@ function idTokenConfig(options: MicrosoftOptions, jwksURL: () => string): OAuthI
 /** The Graph profile photo as the reference stores it (a JPEG data URL), or undefined. */
 async function profilePhoto(graph: string, accessToken: string, size: number): Promise<string | undefined> {
   try {
-    const response = await fetchNoRedirect(`${graph}/me/photos/${size}x${size}/$value`, {
+    const response = await boundedFetch(`${graph}/me/photos/${size}x${size}/$value`, {
       method: "GET",
       headers: { authorization: `Bearer ${accessToken}` },
     });

@@ -1,4 +1,4 @@
-import { fetchNoRedirect, OAuthTokenError, toOAuth2Tokens, type OAuth2Tokens } from "@latchkey/core";
+import { boundedFetch, OAuthTokenError, toOAuth2Tokens, type OAuth2Tokens } from "@latchkey/core";
 import { clientParamAuthorizationURL } from "../authorization-url.js";
 import { defineProvider, requestedScopes } from "../define-provider.js";
 import { bearer, fetchJSON } from "../fetch-json.js";
@@ -35,7 +35,7 @@ const PROFILE_FIELDS = ["open_id", "avatar_large_url", "display_name", "username
  * no `client_id` (which TikTok does not know). Errors carry only TikTok's error code.
  */
 async function tiktokTokens(endpoint: string, params: Record<string, string>): Promise<OAuth2Tokens> {
-  const response = await fetchNoRedirect(endpoint, {
+  const response = await boundedFetch(endpoint, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
     body: new URLSearchParams(params),

@@ -1,4 +1,4 @@
-import { fetchNoRedirect, OAuthTokenError, toOAuth2Tokens, type OAuth2Tokens } from "@latchkey/core";
+import { boundedFetch, OAuthTokenError, toOAuth2Tokens, type OAuth2Tokens } from "@latchkey/core";
 import { clientParamAuthorizationURL } from "../authorization-url.js";
 import { defineProvider, requestedScopes } from "../define-provider.js";
 import { fetchJSON } from "../fetch-json.js";
@@ -40,7 +40,7 @@ const DEFAULT_SCOPES = ["snsapi_login"];
 async function wechatTokens(endpoint: string, params: Record<string, string>): Promise<WeChatTokens> {
   const url = new URL(endpoint);
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-  const response = await fetchNoRedirect(url.href, {
+  const response = await boundedFetch(url.href, {
     method: "GET",
     headers: { accept: "application/json" },
   });

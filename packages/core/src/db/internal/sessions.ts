@@ -1,3 +1,4 @@
+import type { DatabaseHookContext } from "../database-hooks.js";
 import type { Where } from "../adapter.js";
 import type { Session, User } from "../models.js";
 import type { InternalAdapterDeps, Writes } from "./writes.js";
@@ -52,7 +53,7 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
    * of being deleted, with the delete hooks still run (a revocation must still reach hooks that
    * revoke tokens). Expired rows are not matched, so ending twice never re-runs the hooks.
    */
-  const endPreserved = async (where: Where[], ctx: unknown): Promise<void> => {
+  const endPreserved = async (where: Where[], ctx: DatabaseHookContext | undefined): Promise<void> => {
     const now = new Date();
     const live = [...where, { field: "expiresAt", value: now, operator: "gt" as const }];
     for (const row of await adapter.findMany<Session>({ model: "session", where: live })) {
@@ -71,7 +72,7 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
       userId: string,
       dontRememberMe: boolean,
       client: SessionClient = {},
-      ctx?: unknown,
+      ctx?: DatabaseHookContext,
       extra: Partial<Session> = {},
     ) {
       const now = Date.now();
@@ -132,7 +133,7 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
     },
 
     /** Updates the session; null when it does not exist (or a before hook vetoed). */
-    async updateSession(token: string, data: Partial<Session>, ctx?: unknown): Promise<Session | null> {
+    async updateSession(token: string, data: Partial<Session>, ctx?: DatabaseHookContext): Promise<Session | null> {
       if (!cache) return writes.update<Session>("session", byToken(token), data, ctx);
       const prepared = await runBefore(
         hooks,
@@ -150,7 +151,7 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
       return row;
     },
 
-    async deleteSession(token: string, ctx?: unknown): Promise<void> {
+    async deleteSession(token: string, ctx?: DatabaseHookContext): Promise<void> {
       if (cache) {
         await cache.remove([token]);
         // Storage-only sessions have no row, so no delete hooks run (as in the reference).
@@ -161,7 +162,7 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
     },
 
     /** Every session of the user, in both stores. */
-    async deleteUserSessions(userId: string, ctx?: unknown): Promise<void> {
+    async deleteUserSessions(userId: string, ctx?: DatabaseHookContext): Promise<void> {
       const refs = cache ? await cache.references(userId) : [];
       const byUser: Where[] = [{ field: "userId", value: userId }];
       if (cache && preserve) await endPreserved(byUser, ctx);
@@ -170,7 +171,7 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
     },
 
     /** The sessions with these tokens, in both stores. */
-    async deleteSessions(tokens: string[], ctx?: unknown): Promise<void> {
+    async deleteSessions(tokens: string[], ctx?: DatabaseHookContext): Promise<void> {
       if (!tokens.length) return;
       const where: Where[] = [{ field: "token", value: tokens, operator: "in" }];
       if (cache) {

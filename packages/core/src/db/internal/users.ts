@@ -1,3 +1,4 @@
+import type { DatabaseHookContext } from "../database-hooks.js";
 import type { Account, User } from "../models.js";
 import type { InternalAdapterDeps, Writes } from "./writes.js";
 import { assertValidUserInfo, type UserProvisioningSource } from "../../security/validate-user-info.js";
@@ -14,7 +15,7 @@ export function createUserOps(deps: InternalAdapterDeps, writes: Writes) {
      * Creates a user. With `user.validateUserInfo` configured, callers must pass the endpoint
      * context and the provisioning `source` (spec: Social sign-in 11).
      */
-    async createUser(data: Partial<User> & { email: string; name: string }, ctx?: unknown, source?: UserProvisioningSource) {
+    async createUser(data: Partial<User> & { email: string; name: string }, ctx?: DatabaseHookContext, source?: UserProvisioningSource) {
       const user = { ...data, email: data.email.toLowerCase() };
       if (deps.validateUserInfo) await assertValidUserInfo(deps.validateUserInfo, user, source, ctx);
       return writes.create<User>("user", user, ctx);
@@ -31,21 +32,21 @@ export function createUserOps(deps: InternalAdapterDeps, writes: Writes) {
       return { user, accounts };
     },
 
-    updateUser: async (userId: string, data: Partial<User>, ctx?: unknown) =>
+    updateUser: async (userId: string, data: Partial<User>, ctx?: DatabaseHookContext) =>
       cached.refreshed(await writes.update<User>("user", byId(userId), { ...data, updatedAt: new Date() }, ctx)),
 
-    updateUserByEmail: async (email: string, data: Partial<User>, ctx?: unknown) =>
+    updateUserByEmail: async (email: string, data: Partial<User>, ctx?: DatabaseHookContext) =>
       cached.refreshed(await writes.update<User>("user", [{ field: "email", value: email.toLowerCase() }], { ...data, updatedAt: new Date() }, ctx)),
 
     /** Deletes the user's sessions, accounts, then the user (the reference's order). */
-    async deleteUser(userId: string, ctx?: unknown): Promise<void> {
+    async deleteUser(userId: string, ctx?: DatabaseHookContext): Promise<void> {
       if (cached.inDatabase) await writes.deleteMany("session", [{ field: "userId", value: userId }], ctx);
       await writes.deleteMany("account", [{ field: "userId", value: userId }], ctx);
       await writes.delete("user", byId(userId), ctx);
       await cached.removeUser(userId);
     },
 
-    linkAccount: (data: Partial<Account> & { userId: string; providerId: string; accountId: string }, ctx?: unknown) =>
+    linkAccount: (data: Partial<Account> & { userId: string; providerId: string; accountId: string }, ctx?: DatabaseHookContext) =>
       writes.create<Account>("account", { ...data, updatedAt: new Date() }, ctx),
 
     findAccounts: (userId: string) =>
@@ -65,13 +66,13 @@ export function createUserOps(deps: InternalAdapterDeps, writes: Writes) {
       return accounts.find((a) => a.accountId === userId) ?? accounts[0] ?? null;
     },
 
-    updateAccount: (id: string, data: Partial<Account>, ctx?: unknown) =>
+    updateAccount: (id: string, data: Partial<Account>, ctx?: DatabaseHookContext) =>
       writes.update<Account>("account", byId(id), { ...data, updatedAt: new Date() }, ctx),
 
-    deleteAccount: (id: string, ctx?: unknown) => writes.delete("account", byId(id), ctx),
+    deleteAccount: (id: string, ctx?: DatabaseHookContext) => writes.delete("account", byId(id), ctx),
 
     /** Sets the password of every credential row of the user. */
-    updatePassword: (userId: string, password: string, ctx?: unknown) =>
+    updatePassword: (userId: string, password: string, ctx?: DatabaseHookContext) =>
       writes.updateMany(
         "account",
         [

@@ -1,3 +1,4 @@
+import type { DatabaseHookContext } from "../database-hooks.js";
 import type { Row, Where } from "../adapter.js";
 import type { Verification } from "../models.js";
 import type { InternalAdapterDeps, Writes } from "./writes.js";
@@ -67,7 +68,7 @@ export function createVerificationOps(
   return {
     async createVerificationValue(
       data: { identifier: string; value: string; expiresAt: Date },
-      ctx?: unknown,
+      ctx?: DatabaseHookContext,
     ) {
       const { stored } = await forms(data.identifier);
       const now = new Date();
@@ -147,7 +148,7 @@ export function createVerificationOps(
     async updateVerificationByIdentifier(
       identifier: string,
       data: Partial<Verification>,
-      ctx?: unknown,
+      ctx?: DatabaseHookContext,
     ): Promise<Verification | null> {
       const { stored } = await forms(identifier);
       const changes = { ...data, updatedAt: new Date() };

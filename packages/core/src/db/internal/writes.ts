@@ -1,3 +1,4 @@
+import type { DatabaseHookContext } from "../database-hooks.js";
 import type { Adapter, Row, Where } from "../adapter.js";
 import type { ResolvedSchema } from "../field.js";
 import { runAfter, runBefore, type DatabaseHooks } from "../database-hooks.js";
@@ -31,7 +32,7 @@ export function createWrites(deps: InternalAdapterDeps) {
 
   return {
     /** Inserts one row; null when a before hook vetoed it. */
-    async create<T>(model: string, data: Row, ctx?: unknown): Promise<T | null> {
+    async create<T>(model: string, data: Row, ctx?: DatabaseHookContext): Promise<T | null> {
       const prepared = await runBefore(hooks, model, "create", withDefaults(model, data), ctx ?? null);
       if (!prepared) return null;
       const row = await adapter.create({ model, data: prepared });
@@ -40,7 +41,7 @@ export function createWrites(deps: InternalAdapterDeps) {
     },
 
     /** Updates one row; null when nothing matched or a before hook vetoed it. */
-    async update<T>(model: string, where: Where[], data: Row, ctx?: unknown): Promise<T | null> {
+    async update<T>(model: string, where: Where[], data: Row, ctx?: DatabaseHookContext): Promise<T | null> {
       const prepared = await runBefore(hooks, model, "update", withOnUpdate(model, data), ctx ?? null);
       if (!prepared) return null;
       const row = await adapter.update({ model, where, update: prepared });
@@ -49,7 +50,7 @@ export function createWrites(deps: InternalAdapterDeps) {
     },
 
     /** Updates every matching row (hooks run per row when any are configured). */
-    async updateMany(model: string, where: Where[], data: Row, ctx?: unknown): Promise<number> {
+    async updateMany(model: string, where: Where[], data: Row, ctx?: DatabaseHookContext): Promise<number> {
       if (!hooked(model, "update")) return adapter.updateMany({ model, where, update: withOnUpdate(model, data) });
       const rows = await adapter.findMany({ model, where });
       let count = 0;
@@ -66,7 +67,7 @@ export function createWrites(deps: InternalAdapterDeps) {
     },
 
     /** Deletes one row (hooks see it first and may veto). */
-    async delete(model: string, where: Where[], ctx?: unknown): Promise<void> {
+    async delete(model: string, where: Where[], ctx?: DatabaseHookContext): Promise<void> {
       if (!hooked(model, "delete")) return adapter.delete({ model, where });
       const row = await adapter.findOne({ model, where });
       if (!row || !(await runBefore(hooks, model, "delete", row, ctx ?? null))) return;
@@ -75,7 +76,7 @@ export function createWrites(deps: InternalAdapterDeps) {
     },
 
     /** Deletes every matching row (hooks run per row when any are configured). */
-    async deleteMany(model: string, where: Where[], ctx?: unknown): Promise<number> {
+    async deleteMany(model: string, where: Where[], ctx?: DatabaseHookContext): Promise<number> {
       if (!hooked(model, "delete")) return adapter.deleteMany({ model, where });
       const rows = await adapter.findMany({ model, where });
       let count = 0;
