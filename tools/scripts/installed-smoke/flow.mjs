@@ -248,8 +248,9 @@ const holding = process
   .filter((kind) => !["PipeWrap", "TTYWrap", "Timeout"].includes(kind));
 if (holding.length > 0) {
   console.log(
-    `[installed-smoke] warning: ${holding.join(", ")} still holds the event loop after the server closed ` +
+    `[installed-smoke] FAILED: ${holding.join(", ")} still holds the event loop after the server closed ` +
       "(a Node process using these packages would not exit on its own)",
   );
+  process.exit(1);
 }
 process.exit(0);

@@ -27,6 +27,7 @@ interface WorkerHandle {
   postMessage(value: unknown): void;
   on(event: "message", listener: (value: { id: number; key?: Uint8Array; error?: string }) => void): void;
   on(event: "error" | "exit", listener: (value: unknown) => void): void;
+  ref(): void;
   unref(): void;
 }
 type WorkerClass = new (source: string, options: { eval: true }) => WorkerHandle;
@@ -67,10 +68,11 @@ export function createWorkerScrypt(
   const open = (index: number): Lane => {
     const worker = new Worker(WORKER_SOURCE, { eval: true });
     const lane: Lane = { worker, jobs: new Map() };
-    worker.unref();
     worker.on("message", ({ id, key, error }) => {
       const job = lane.jobs.get(id);
       lane.jobs.delete(id);
+      // Idle workers must not keep the process alive (a CLI that hashed once has to exit).
+      if (lane.jobs.size === 0) worker.unref();
       if (!job) return;
       if (key) job.resolve(key);
       else job.reject(new Error(error ?? "scrypt failed"));
@@ -83,6 +85,8 @@ export function createWorkerScrypt(
     };
     worker.on("error", fail);
     worker.on("exit", fail);
+    // After the listeners: adding a "message" listener refs the worker again.
+    worker.unref();
     lanes[index] = lane;
     return lane;
   };
@@ -96,6 +100,8 @@ export function createWorkerScrypt(
     const lane = lanes[best] ?? open(best);
     const id = nextId++;
     return new Promise<Uint8Array>((resolve, reject) => {
+      // Held while a hash is pending, so a process awaiting it does not exit under it.
+      if (lane.jobs.size === 0) lane.worker.ref();
       lane.jobs.set(id, { resolve, reject });
       lane.worker.postMessage({ id, password, salt, N, r, p, dkLen, maxmem });
     });

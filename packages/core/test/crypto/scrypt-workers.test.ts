@@ -38,3 +38,34 @@ describe("scrypt on niced worker threads (Node)", () => {
     expect(hexEncode(key)).toBe(hexEncode(await scryptAsync(utf8Encode("p"), utf8Encode("s"), params)));
   });
 });
+
+describe("scrypt workers and process exit", () => {
+  it("a process that hashed and awaited the key exits on its own (idle workers hold nothing)", async () => {
+    const { spawn } = await import("node:child_process");
+    const { fileURLToPath } = await import("node:url");
+    const source = fileURLToPath(new URL("../../src/crypto/scrypt-workers.ts", import.meta.url));
+    const script = `
+      const { createWorkerScrypt } = await import(${JSON.stringify(source)});
+      const scrypt = createWorkerScrypt(2);
+      const key = await scrypt(new Uint8Array([1]), new Uint8Array([2]), ${JSON.stringify(params)});
+      console.log(key.length);
+    `;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | string>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        resolve("still running after 20 s");
+      }, 20_000);
+      child.on("exit", (exitCode) => {
+        clearTimeout(timer);
+        resolve(exitCode ?? -1);
+      });
+    });
+    expect(code).toBe(0);
+    expect(out.trim()).toBe("64");
+  });
+});
