@@ -1,4 +1,5 @@
 import type { PluginRateLimitRule } from "../plugin.js";
+import { globMatcher } from "../security/glob-match.js";
 import type { RateLimitCustomRule, RateLimitRule } from "./options.js";
 
 /**
@@ -34,19 +35,9 @@ export const SPECIAL_RULES: readonly PluginRateLimitRule[] = [
  */
 export function customRuleMatcher(pattern: string): (path: string) => boolean {
   if (!pattern.includes("*")) return (path) => path === pattern;
-  let source = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i]!;
-    if (char === "\\" && i + 1 < pattern.length) source += escape(pattern[++i]!);
-    else if (char === "*") source += ".*";
-    else if (char === "?") source += ".";
-    else source += escape(char);
-  }
-  const regexp = new RegExp(`^${source}$`);
-  return (path) => regexp.test(path);
+  // No regular expression: `.*` per star backtracks, and the path is the client's to choose.
+  return globMatcher(pattern, false);
 }
-
-const escape = (char: string): string => char.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 
 /** The static part of rule resolution, compiled once at start-up. */
 export interface RuleTable {
