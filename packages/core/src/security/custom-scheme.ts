@@ -12,7 +12,13 @@ interface CustomSchemeURL {
 }
 
 /** C0 and C1 controls and DEL (the reference's rule for custom schemes). */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const hasControl = (value: string): boolean => {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
+};
 
 /**
  * Decodes, then resolves `.` and `..` and drops empty segments, so `myapp://host/cb/../evil`
@@ -34,7 +40,7 @@ function normalizePath(path: string): string {
 }
 
 function parse(value: string): CustomSchemeURL | null {
-  if (CONTROL.test(value)) return null;
+  if (hasControl(value)) return null;
   const colon = value.indexOf(":");
   if (colon <= 0) return null;
   let rest = value.slice(colon + 1);
