@@ -19,7 +19,12 @@ async function withSession(options: Parameters<typeof testInstance>[0] = {}) {
   const cookie = cookiePair(findCookie(res, "better-auth.session_token")!);
   const bare = (path: string, body: BodyInit | null, headers: Record<string, string> = {}) =>
     t.auth.handler(
-      new Request(`${BASE}/api/auth${path}`, { method: "POST", headers, body, duplex: "half" } as RequestInit),
+      new Request(`${BASE}/api/auth${path}`, {
+        method: "POST",
+        headers,
+        body,
+        duplex: "half",
+      } as RequestInit),
     );
   return { ...t, cookie, bare };
 }

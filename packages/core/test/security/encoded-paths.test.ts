@@ -21,7 +21,8 @@ function oneEncoded(): string[] {
   for (let i = 0; i < path.length; i++) {
     if (path[i] === "/") continue;
     out.push(`${path.slice(0, i)}${hex(path[i]!)}${path.slice(i + 1)}`);
-    if (/[a-z]/i.test(hex(path[i]!))) out.push(`${path.slice(0, i)}${hex(path[i]!, true)}${path.slice(i + 1)}`);
+    if (/[a-z]/i.test(hex(path[i]!)))
+      out.push(`${path.slice(0, i)}${hex(path[i]!, true)}${path.slice(i + 1)}`);
   }
   return out;
 }
@@ -80,7 +81,11 @@ describe("percent-encoded and other spellings of a route", () => {
 
   it("dot segments, encoded or not, are resolved by the URL parser before anyone reads the path", async () => {
     const t = await signedUp();
-    const spellings = ["/api/auth/%2e/sign-in/email", "/api/auth/x/%2E%2e/sign-in/email", "/api/auth/./sign-in/email"];
+    const spellings = [
+      "/api/auth/%2e/sign-in/email",
+      "/api/auth/x/%2E%2e/sign-in/email",
+      "/api/auth/./sign-in/email",
+    ];
     for (const path of spellings) expect((await t.post(path)).status, path).toBe(401);
     expect((await t.post("/api/auth/sign-in/email")).status).toBe(429);
   });
