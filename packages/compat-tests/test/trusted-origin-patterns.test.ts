@@ -13,7 +13,7 @@ import { sendBoth } from "./support/send-both.ts";
  */
 
 const ada = { name: "Ada", email: "ada@example.com", password: "password-1234" };
-const trustedOrigins = ["myapp://host/cb", "https://*-*.example.com"];
+const trustedOrigins = ["myapp://host/cb", "https://*-*.example.com", "exp://*/*"];
 
 describe("trusted-origin entries (custom schemes, multi-star globs)", () => {
   let pair: Pair;
@@ -42,6 +42,10 @@ describe("trusted-origin entries (custom schemes, multi-star globs)", () => {
     ["https://a-b-c.example.com/", 200],
     ["https://pr12.example.com/welcome", 403],
     ["https://pr-12.example.com.evil.io/", 403],
+    // A wildcard entry with a custom scheme is matched against the whole URL (it has no
+    // origin), and `*` stays within one `/`-separated segment.
+    ["exp://192.168.1.2:8081", 200],
+    ["exp://192.168.1.2:8081/--/cb", 403],
   ];
   for (const [callbackURL, status] of cases) {
     it(`callbackURL ${callbackURL}: ${status} on both`, async () => {

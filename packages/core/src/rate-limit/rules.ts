@@ -29,14 +29,14 @@ export const SPECIAL_RULES: readonly PluginRateLimitRule[] = [
 ];
 
 /**
- * A `customRules` key as a matcher. Keys holding `*` are globs as in the reference: `*` is
- * any run of characters (slashes included), `?` one character, `\` escapes the next one.
+ * A `customRules` key as a matcher. Keys holding `*` are the reference's globs (`*` within one
+ * path segment, `**` across segments, `?` one character, `\` escapes; see glob-match.ts).
  * Other keys match the path exactly.
  */
 export function customRuleMatcher(pattern: string): (path: string) => boolean {
   if (!pattern.includes("*")) return (path) => path === pattern;
   // No regular expression: `.*` per star backtracks, and the path is the client's to choose.
-  return globMatcher(pattern, false);
+  return globMatcher(pattern);
 }
 
 /** The static part of rule resolution, compiled once at start-up. */

@@ -11,6 +11,16 @@ export function originOf(url: string): string | null {
   }
 }
 
+/** The URL's origin when it has one (http, https and the other special schemes), else null. */
+function webOrigin(url: string): string | null {
+  try {
+    const origin = new URL(url).origin;
+    return origin === "null" ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Longest URL compared with trusted origins, in characters. Legitimate callback URLs and
  * Origin headers are far shorter; the cap bounds the work an attacker can ask for per entry
@@ -27,10 +37,9 @@ export const MAX_MATCHED_URL_LENGTH = 8192;
 export function matchesOriginPattern(url: string, pattern: string): boolean {
   if (url.length > MAX_MATCHED_URL_LENGTH) return false;
   if (pattern.includes("*") || pattern.includes("?")) {
-    if (pattern.includes("://")) {
-      const origin = originOf(url);
-      return origin !== null && globMatch(origin, pattern);
-    }
+    // The reference globs the origin, or the whole URL where there is none (custom schemes:
+    // `exp://*/*` covers `exp://192.168.1.2:8081/--/cb`).
+    if (pattern.includes("://")) return globMatch(webOrigin(url) ?? url, pattern);
     try {
       return globMatch(new URL(url).host, pattern);
     } catch {
