@@ -91,16 +91,21 @@ function compile(pattern: string): { states: State[]; start: number } {
   return { states: builder.states, start: at };
 }
 
-/** Adds `index` and every state reachable from it without consuming to `into`. */
-function close(states: State[], index: number, into: Set<number>): void {
+/** Consuming states reachable from `index` without consuming, and whether the end is. */
+function closure(states: State[], index: number): { consuming: number[]; accepts: boolean } {
+  const seen = new Set<number>();
+  const consuming: number[] = [];
   const stack = [index];
   while (stack.length) {
     const at = stack.pop()!;
-    if (into.has(at)) continue;
-    into.add(at);
-    const state = at === ACCEPT ? undefined : states[at]!;
-    if (state && "fork" in state) stack.push(state.fork[0], state.fork[1]);
+    if (seen.has(at)) continue;
+    seen.add(at);
+    if (at === ACCEPT) continue;
+    const state = states[at]!;
+    if ("fork" in state) stack.push(state.fork[0], state.fork[1]);
+    else consuming.push(at);
   }
+  return { consuming, accepts: seen.has(ACCEPT) };
 }
 
 /**
@@ -109,20 +114,35 @@ function close(states: State[], index: number, into: Set<number>): void {
  */
 export function globMatcher(pattern: string): (value: string) => boolean {
   const { states, start } = compile(pattern);
-  const initial = new Set<number>();
-  close(states, start, initial);
+  // Where each consuming state leads, closed over forks once, so a step is a table lookup.
+  const after = states.map((state) => ("test" in state ? closure(states, state.next) : undefined));
+  const initial = closure(states, start);
+  const stamp = new Int32Array(states.length).fill(-1);
   return (value) => {
-    let current = initial;
-    for (let i = 0; i < value.length && current.size; i++) {
+    let current = initial.consuming;
+    let accepts = initial.accepts;
+    let i = 0;
+    for (; i < value.length && current.length; i++) {
       const char = value[i]!;
-      const next = new Set<number>();
+      const next: number[] = [];
+      accepts = false;
       for (const at of current) {
-        const state = at === ACCEPT ? undefined : states[at]!;
-        if (state && "test" in state && state.test(char)) close(states, state.next, next);
+        const state = states[at] as { test: (char: string) => boolean };
+        if (!state.test(char)) continue;
+        const reach = after[at]!;
+        if (reach.accepts) accepts = true;
+        for (const to of reach.consuming) {
+          if (stamp[to] === i) continue;
+          stamp[to] = i;
+          next.push(to);
+        }
       }
       current = next;
     }
-    return current.has(ACCEPT);
+    // Stamps are per call: clear them for the next value.
+    stamp.fill(-1);
+    // Stopping early (no live state) before the last character is a mismatch.
+    return i === value.length && accepts;
   };
 }
 
