@@ -6,14 +6,23 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json/;
 
 /**
- * Reads a request body the way the reference does: refuses content types the endpoint does
- * not allow (415), answers 400 on malformed JSON, turns url-encoded forms into an object of
- * strings, and leaves the body undefined when there is none.
+ * Reads a request body the way the reference does when served over HTTP: a body of zero bytes
+ * is no body at all (undefined), then content types the endpoint does not allow are refused
+ * (415), malformed JSON answers 400, and url-encoded forms become an object of strings.
  */
 export async function readBody(request: Request, allowed: readonly string[]): Promise<unknown> {
   // GET and HEAD never carry a body (Fetch forbids one), and asking for `body` is not free:
   // a lazily built request (@hono/node-server's) builds its whole native Request to answer it.
   if (request.method === "GET" || request.method === "HEAD" || !request.body) return undefined;
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  // The reference's Node adapter hands its router no body for `Content-Length: 0` or an
+  // HTTP/1 request without length or Transfer-Encoding (`curl -X POST`, `fetch` without a
+  // body): such a POST is an empty input (200 on /sign-out, 400 VALIDATION_ERROR where fields
+  // are required), never 415 or "Invalid JSON". Node servers in front of `auth.handler` give
+  // every POST a stream, so the rule is read off the bytes, whatever the transport.
+  const text = await readLimited(request);
+  if (!text) return undefined;
   const header = request.headers.get("content-type") ?? "";
   const type = header.toLowerCase();
   const base = type.split(";")[0]?.trim() ?? "";
@@ -26,11 +35,9 @@ export async function readBody(request: Request, allowed: readonly string[]): Pr
       code: "UNSUPPORTED_MEDIA_TYPE",
     });
   }
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const text = await readLimited(request);
   if (JSON_TYPE.test(type)) {
     try {
+      // Whitespace only is not empty: "Invalid JSON", as the reference answers it.
       return JSON.parse(text) as unknown;
     } catch {
       throw new APIError(400, { message: "Invalid JSON in request body", code: "BAD_REQUEST" });

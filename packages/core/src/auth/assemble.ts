@@ -4,6 +4,7 @@ import type { LatchkeyOptions } from "../options.js";
 import type { Endpoint, Endpoints } from "../api/endpoint.js";
 import type { LatchkeyPlugin } from "../plugin.js";
 import { internalError, type Dispatch } from "./dispatch.js";
+import { routerPath } from "./request-path.js";
 
 /** Every endpoint by `auth.api` name; refuses one name twice, or two endpoints on one method and path. */
 export function collectEndpoints(sources: Array<{ owner: string; endpoints: Endpoints }>): Record<string, Endpoint> {
@@ -65,7 +66,8 @@ export function buildApp(
   endpoints: Record<string, Endpoint>,
   dispatch: Dispatch,
 ): Hono {
-  const app = new Hono({ strict: !options.advanced?.skipTrailingSlashes });
+  // Routing reads the path undecoded, as disabledPaths and the rate limit do (request-path.ts).
+  const app = new Hono({ getPath: routerPath(options.advanced?.skipTrailingSlashes ?? false) });
   for (const ep of Object.values(endpoints)) {
     if (ep.options.serverOnly) continue;
     app.on([ep.options.method].flat(), `${context.basePath}${ep.path}`, (c) =>

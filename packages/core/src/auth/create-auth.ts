@@ -10,6 +10,7 @@ import type { InferAPI, InferSession, InferUser } from "./infer.js";
 import { createServerAPI } from "./server-api.js";
 import { createSchemaGate } from "./schema-gate.js";
 import { createRateLimiter } from "../rate-limit/rate-limiter.js";
+import { authPath } from "./request-path.js";
 
 /** What `createAuth` returns; `O` is the options it was made with, which type `api` and `$Infer`. */
 export interface Auth<O extends LatchkeyOptions = LatchkeyOptions> {
@@ -48,12 +49,12 @@ export function createAuth<O extends LatchkeyOptions>(options: O): Auth<O> {
   const ready = (): Promise<void> => (initialised ??= initPlugins(context));
   const schemaGate = createSchemaGate(context);
   const rateLimit = createRateLimiter(context);
-  const disabled = new Set((options.disabledPaths ?? []).map((p) => `${context.basePath}${p}`));
+  const disabled = new Set(options.disabledPaths ?? []);
 
   const handler = async (incoming: Request): Promise<Response> => {
     try {
       await ready();
-      if (disabled.size && disabled.has(new URL(incoming.url).pathname)) {
+      if (disabled.size && disabled.has(authPath(incoming.url, context.basePath))) {
         return new Response("Not Found", { status: 404 });
       }
       const refused = await schemaGate();

@@ -1,4 +1,5 @@
 import type { AuthContext } from "../context.js";
+import { authPath } from "../auth/request-path.js";
 import { isProduction } from "../env.js";
 import { assertIPAddressOptions, getClientIP } from "../ip.js";
 import type { RateLimitRule } from "./options.js";
@@ -13,13 +14,7 @@ export type RateLimiter = (request: Request) => Promise<Response | null>;
 const NO_IP = "no-trusted-ip";
 
 /** The request path relative to `basePath`, without trailing slashes (the reference's rule). */
-export function limitedPath(url: string, basePath: string): string {
-  const pathname = new URL(url).pathname.replace(/\/+$/, "") || "/";
-  if (!basePath) return pathname;
-  if (pathname === basePath) return "/";
-  if (pathname.startsWith(`${basePath}/`)) return pathname.slice(basePath.length) || "/";
-  return pathname;
-}
+export const limitedPath = authPath;
 
 function checkRule(rule: Partial<RateLimitRule>, name: string): void {
   for (const field of ["window", "max"] as const) {

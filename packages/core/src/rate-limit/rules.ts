@@ -1,4 +1,5 @@
 import type { PluginRateLimitRule } from "../plugin.js";
+import { globMatcher } from "../security/glob-match.js";
 import type { RateLimitCustomRule, RateLimitRule } from "./options.js";
 
 /**
@@ -28,25 +29,15 @@ export const SPECIAL_RULES: readonly PluginRateLimitRule[] = [
 ];
 
 /**
- * A `customRules` key as a matcher. Keys holding `*` are globs as in the reference: `*` is
- * any run of characters (slashes included), `?` one character, `\` escapes the next one.
+ * A `customRules` key as a matcher. Keys holding `*` are the reference's globs (`*` within one
+ * path segment, `**` across segments, `?` one character, `\` escapes; see glob-match.ts).
  * Other keys match the path exactly.
  */
 export function customRuleMatcher(pattern: string): (path: string) => boolean {
   if (!pattern.includes("*")) return (path) => path === pattern;
-  let source = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i]!;
-    if (char === "\\" && i + 1 < pattern.length) source += escape(pattern[++i]!);
-    else if (char === "*") source += ".*";
-    else if (char === "?") source += ".";
-    else source += escape(char);
-  }
-  const regexp = new RegExp(`^${source}$`);
-  return (path) => regexp.test(path);
+  // No regular expression: `.*` per star backtracks, and the path is the client's to choose.
+  return globMatcher(pattern);
 }
-
-const escape = (char: string): string => char.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 
 /** The static part of rule resolution, compiled once at start-up. */
 export interface RuleTable {

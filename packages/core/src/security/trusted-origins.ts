@@ -1,3 +1,6 @@
+import { globMatch } from "./glob-match.js";
+import { matchesCustomScheme } from "./custom-scheme.js";
+
 /** Origin of an absolute URL, or null. */
 export function originOf(url: string): string | null {
   try {
@@ -8,23 +11,35 @@ export function originOf(url: string): string | null {
   }
 }
 
-/** Glob match where `*` spans any run of characters and `?` one character. */
-function globMatch(value: string, pattern: string): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  return new RegExp(`^${source}$`, "i").test(value);
+/** The URL's origin when it has one (http, https and the other special schemes), else null. */
+function webOrigin(url: string): string | null {
+  try {
+    const origin = new URL(url).origin;
+    return origin === "null" ? null : origin;
+  } catch {
+    return null;
+  }
 }
+
+/**
+ * Longest URL compared with trusted origins, in characters. Legitimate callback URLs and
+ * Origin headers are far shorter; the cap bounds the work an attacker can ask for per entry
+ * (HTTP servers commonly refuse request lines past 8 KiB as well).
+ */
+export const MAX_MATCHED_URL_LENGTH = 8192;
 
 /**
  * Whether `url` is covered by one trusted-origin entry: a glob (`https://*.example.com`,
  * or host-only `*.example.com`), an exact http(s) origin, or a custom scheme entry compared
- * by scheme, authority and path prefix (`myapp://callback`).
+ * by scheme, authority and path on a segment boundary (`myapp://host/cb`). URLs longer than
+ * `MAX_MATCHED_URL_LENGTH` match nothing.
  */
 export function matchesOriginPattern(url: string, pattern: string): boolean {
+  if (url.length > MAX_MATCHED_URL_LENGTH) return false;
   if (pattern.includes("*") || pattern.includes("?")) {
-    if (pattern.includes("://")) {
-      const origin = originOf(url);
-      return origin !== null && globMatch(origin, pattern);
-    }
+    // The reference globs the origin, or the whole URL where there is none (custom schemes:
+    // `exp://*/*` covers `exp://192.168.1.2:8081/--/cb`).
+    if (pattern.includes("://")) return globMatch(webOrigin(url) ?? url, pattern);
     try {
       return globMatch(new URL(url).host, pattern);
     } catch {
@@ -34,18 +49,8 @@ export function matchesOriginPattern(url: string, pattern: string): boolean {
   const origin = originOf(url);
   if (!origin) return false;
   if (/^https?:\/\//i.test(pattern)) return origin === originOf(pattern);
-  // Custom schemes (mobile deep links): same scheme and authority, path within the entry's.
-  try {
-    const target = new URL(url);
-    const entry = new URL(pattern);
-    return (
-      target.protocol === entry.protocol &&
-      target.host === entry.host &&
-      target.pathname.startsWith(entry.pathname.replace(/\/$/, ""))
-    );
-  } catch {
-    return false;
-  }
+  // Custom schemes (mobile deep links): scheme, authority, path on a segment boundary.
+  return matchesCustomScheme(url, pattern);
 }
 
 /** C0 controls and DEL: the URL parser drops tabs and newlines, a `Location` header cannot carry them. */
@@ -67,7 +72,7 @@ export function isSafeRelativePath(url: string): boolean {
 export function isTrustedOrigin(url: string, trusted: readonly string[], allowRelativePaths: boolean): boolean {
   // `new URL()` strips CR/LF/tab before the origin is compared, so `https://app.example/\r\nx`
   // looked trusted; stored as a callback URL it later made the redirect's `Location` throw (a 500).
-  if (hasControlCharacters(url)) return false;
+  if (url.length > MAX_MATCHED_URL_LENGTH || hasControlCharacters(url)) return false;
   if (allowRelativePaths && url.startsWith("/")) return isSafeRelativePath(url);
   return trusted.some((entry) => matchesOriginPattern(url, entry));
 }

@@ -117,14 +117,18 @@ describe("precedence: default < special < first plugin < customRules", () => {
   });
 });
 
-describe("customRules wildcards (the reference's glob without a separator)", () => {
+describe("customRules wildcards (the reference's glob: `*` stays within a path segment)", () => {
   const cases: Array<[string, string, boolean]> = [
     ["/sign-in/*", "/sign-in/email", true],
     ["/sign-in/*", "/sign-in/", true],
     ["/sign-in/*", "/sign-in", false],
-    ["/admin/*", "/admin/users/list", true],
-    ["*", "/anything/at/all", true],
-    ["/a/*/c", "/a/b/x/c", true],
+    ["/admin/*", "/admin/users", true],
+    ["/admin/*", "/admin/users/list", false],
+    ["/admin/**", "/admin/users/list", true],
+    ["*", "/anything/at/all", false],
+    ["**", "/anything/at/all", true],
+    ["/a/*/c", "/a/b/x/c", false],
+    ["/a/**/c", "/a/b/x/c", true],
     ["/a/?/c*", "/a/b/c", true],
     ["/a/?/c*", "/a/bb/c", false],
     // Without `*` a key is an exact path, `?` included.
