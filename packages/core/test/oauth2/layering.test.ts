@@ -47,7 +47,7 @@ describe("layering: oauth2/ never depends on routes/", () => {
     expect(files).toContain("oauth2/callback-errors.ts");
     expect(localImports("oauth2/callback-errors.ts")).toContain("security/redirect-url.ts");
     // And it does see an import into routes/ where one exists.
-    expect(pathIntoRoutes("auth/core-router.ts")?.at(-1)).toMatch(/^routes\//);
+    expect(pathIntoRoutes("auth/core-endpoints.ts")?.at(-1)).toMatch(/^routes\//);
   });
 
   it("no file under oauth2/ imports from routes/, directly or through another module", () => {
