@@ -91,19 +91,26 @@ describe("core methods against a live Latchkey server", () => {
   });
 
   it("authenticates with a Bearer token from fetchOptions.headers or per call, without cookies", async () => {
-    const { client } = browserLike();
+    const { client, recorder } = browserLike();
     const signUp = await client.signUp.email(newUser());
     const token = signUp.data!.token!;
-    const bearer = createAuthClient({
+    // Without the bearer() plugin the server takes only the signed value the cookie carries.
+    const signed = decodeURIComponent(recorder.cookies.get("better-auth.session_token")!);
+    const bare = createAuthClient({
       baseURL: server.origin,
       fetchOptions: { headers: { authorization: `Bearer ${token}` } },
+    });
+    expect((await bare.getSession()).data).toBeNull();
+    const bearer = createAuthClient({
+      baseURL: server.origin,
+      fetchOptions: { headers: { authorization: `Bearer ${signed}` } },
     });
     const viaOptions = await bearer.getSession();
     expect(viaOptions.data?.session.token).toBe(token);
 
     const anonymous = createAuthClient({ baseURL: server.origin });
     expect((await anonymous.getSession()).data).toBeNull();
-    const perCall = await anonymous.getSession(undefined, { headers: { authorization: `Bearer ${token}` } });
+    const perCall = await anonymous.getSession(undefined, { headers: { authorization: `Bearer ${signed}` } });
     expect(perCall.data?.user.id).toBe(signUp.data?.user.id);
   });
 
