@@ -1,19 +1,25 @@
-import { Hono } from "hono";
+import { HonoBase as Hono } from "hono/hono-base";
+import type { BlankEnv, BlankSchema } from "hono/types";
 import type { AuthContext } from "../context.js";
 import type { LatchkeyOptions } from "../options.js";
 import type { Endpoint, Endpoints } from "../api/endpoint.js";
 import type { LatchkeyPlugin } from "../plugin.js";
 import { internalError, type Dispatch } from "./dispatch.js";
 import { routerPath } from "./request-path.js";
+import { RouteTable } from "./route-table.js";
 
 /** Every endpoint by `auth.api` name; refuses one name twice, or two endpoints on one method and path. */
-export function collectEndpoints(sources: Array<{ owner: string; endpoints: Endpoints }>): Record<string, Endpoint> {
+export function collectEndpoints(
+  sources: Array<{ owner: string; endpoints: Endpoints }>,
+): Record<string, Endpoint> {
   const byName: Record<string, Endpoint> = {};
   const routes = new Map<string, string>();
   for (const { owner, endpoints } of sources) {
     for (const [name, ep] of Object.entries(endpoints)) {
-      if (Object.hasOwn(byName, name)) throw new TypeError(`Endpoint "${name}" of ${owner} is already defined.`);
-      if (!ep.path.startsWith("/")) throw new TypeError(`Endpoint "${name}" of ${owner} has a path without a leading "/".`);
+      if (Object.hasOwn(byName, name))
+        throw new TypeError(`Endpoint "${name}" of ${owner} is already defined.`);
+      if (!ep.path.startsWith("/"))
+        throw new TypeError(`Endpoint "${name}" of ${owner} has a path without a leading "/".`);
       byName[name] = ep;
       if (ep.options.serverOnly) continue;
       for (const method of [ep.options.method].flat()) {
@@ -45,13 +51,19 @@ export async function initPlugins(context: AuthContext): Promise<void> {
     if (!out) continue;
     for (const { key, value } of out.services ?? []) {
       if (context.services.has(key.id)) {
-        throw new TypeError(`Plugin "${plugin.id}" publishes the service "${key.id}", which another plugin already published.`);
+        throw new TypeError(
+          `Plugin "${plugin.id}" publishes the service "${key.id}", which another plugin already published.`,
+        );
       }
       context.services.set(key.id, value);
     }
-    if (out.socialProviders?.length) context.socialProviders = [...out.socialProviders, ...context.socialProviders];
+    if (out.socialProviders?.length)
+      context.socialProviders = [...out.socialProviders, ...context.socialProviders];
     if (out.socialProviderFactories) {
-      context.socialProviderFactories = { ...context.socialProviderFactories, ...out.socialProviderFactories };
+      context.socialProviderFactories = {
+        ...context.socialProviderFactories,
+        ...out.socialProviderFactories,
+      };
     }
   }
 }
@@ -65,9 +77,13 @@ export function buildApp(
   context: AuthContext,
   endpoints: Record<string, Endpoint>,
   dispatch: Dispatch,
-): Hono {
+): Hono<BlankEnv, BlankSchema, "/"> {
   // Routing reads the path undecoded, as disabledPaths and the rate limit do (request-path.ts).
-  const app = new Hono({ getPath: routerPath(options.advanced?.skipTrailingSlashes ?? false) });
+  // Hono's base class with core's own router: no preset router machinery in edge bundles.
+  const app = new Hono<BlankEnv, BlankSchema, "/">({
+    getPath: routerPath(options.advanced?.skipTrailingSlashes ?? false),
+    router: new RouteTable(),
+  });
   for (const ep of Object.values(endpoints)) {
     if (ep.options.serverOnly) continue;
     app.on([ep.options.method].flat(), `${context.basePath}${ep.path}`, (c) =>
