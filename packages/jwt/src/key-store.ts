@@ -27,37 +27,57 @@ function pickSigningKey(rows: JwkRow[], options: ResolvedJwtOptions, now: number
   return live.find((row) => (row.alg ?? primary) === primary) ?? live[0];
 }
 
+/** Per adapter: the creation under way, and the count and last row of finished ones. */
+interface CreationState {
+  pending?: Promise<JwkRow>;
+  generation: number;
+  last?: JwkRow;
+}
+
 /** A key store over the instance's adapter, with creation coalesced per adapter. */
 export function keyStore(options: ResolvedJwtOptions): KeyStore {
   // Concurrent first requests in one process share one creation, so a burst of N calls on an
-  // empty table makes one key, not N. Across processes several keys may still be made at
-  // once; each is a complete row served by `/jwks`, so every token signed by any of them
+  // empty table makes one key, not N. A caller notes the generation before it reads the
+  // table; if a creation finished since, the table it saw is stale and it takes that row
+  // instead of making another. Across processes several keys may still be made at once;
+  // each is a complete row served by `/jwks`, so every token signed by any of them
   // verifies, and all nodes converge on the newest as the signing key.
-  const creating = new WeakMap<Adapter, Promise<JwkRow>>();
+  const states = new WeakMap<Adapter, CreationState>();
+  const stateOf = (adapter: Adapter): CreationState => {
+    let state = states.get(adapter);
+    if (!state) states.set(adapter, (state = { generation: 0 }));
+    return state;
+  };
 
   const all = (ctx: AuthContext): Promise<JwkRow[]> =>
     ctx.adapter.findMany<JwkRow & Record<string, unknown>>({ model: "jwks" });
 
-  function create(ctx: AuthContext): Promise<JwkRow> {
-    const pending = creating.get(ctx.adapter);
-    if (pending) return pending;
+  function create(ctx: AuthContext, seenGeneration: number): Promise<JwkRow> {
+    const state = stateOf(ctx.adapter);
+    if (state.pending) return state.pending;
+    if (state.generation !== seenGeneration && state.last) return Promise.resolve(state.last);
     const made = (async () => {
       const data = await newKeyRow(options.keyPairConfig, options, ctx.secret);
       // Through the internal adapter: it assigns the row id (the future `kid`) as for any row.
       const row = await ctx.internalAdapter.create<JwkRow>("jwks", { ...data });
       if (!row) throw new BetterAuthError("A database hook refused to create the JWKS key.");
+      state.last = row;
+      state.generation += 1;
       return row;
-    })().finally(() => creating.delete(ctx.adapter));
-    creating.set(ctx.adapter, made);
+    })().finally(() => {
+      state.pending = undefined;
+    });
+    state.pending = made;
     return made;
   }
 
   return {
     all,
     async served(ctx) {
+      const seen = stateOf(ctx.adapter).generation;
       let rows = await all(ctx);
       if (rows.length === 0) {
-        await create(ctx);
+        await create(ctx, seen);
         rows = await all(ctx);
       }
       const now = Date.now();
@@ -67,12 +87,13 @@ export function keyStore(options: ResolvedJwtOptions): KeyStore {
       return rows.filter((row) => !row.expiresAt || row.expiresAt.getTime() + grace > now);
     },
     async signing(ctx) {
+      const seen = stateOf(ctx.adapter).generation;
       const found = pickSigningKey(await all(ctx), options, Date.now());
       if (found) return found;
-      await create(ctx);
+      const made = await create(ctx, seen);
       // Read back rather than use the row just made: another node may have made a newer one
       // at the same moment, and every node should then sign with the same key.
-      return pickSigningKey(await all(ctx), options, Date.now()) ?? (await create(ctx));
+      return pickSigningKey(await all(ctx), options, Date.now()) ?? made;
     },
   };
 }
