@@ -1,0 +1,164 @@
+import { createAuthClient } from "better-auth/client";
+import { jwt as referenceJwt } from "better-auth/plugins/jwt";
+import { jwtClient } from "better-auth/client/plugins";
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
+import { afterEach, describe, expect, it } from "vitest";
+import { jwt } from "@latchkey/jwt";
+import { signUp } from "./support/flows.ts";
+import { BASE_URL, createPair, url, type Handler, type Pair } from "./support/instances.ts";
+
+/**
+ * `@latchkey/jwt` beside the reference's `jwt()` on one SQLite file and one secret: each side
+ * signs with key rows the other wrote (so the private-key storage format matches both ways),
+ * and the wire shapes of `/jwks`, `/token` and the `set-auth-jwt` header are compared.
+ */
+type JwtOptions = Parameters<typeof jwt>[0];
+let pair: Pair | undefined;
+afterEach(() => pair?.close());
+
+async function pairWith(options: JwtOptions = {}): Promise<Pair> {
+  pair = await createPair({
+    // The reference's option types are its own; the values are the same literal object.
+    reference: { plugins: [referenceJwt(options as Parameters<typeof referenceJwt>[0])] },
+    latchkey: { plugins: [jwt(options)] },
+  });
+  return pair;
+}
+
+const ada = { email: "ada@example.com", password: "correct horse battery", name: "Ada" };
+const get = (handler: Handler, path: string, cookie?: string): Promise<Response> =>
+  handler(new Request(url(path), { headers: cookie ? { cookie } : {} }));
+const keysOf = async (handler: Handler): Promise<JSONWebKeySet> => (await (await get(handler, "/jwks")).json()) as JSONWebKeySet;
+const tokenOf = async (handler: Handler, cookie: string): Promise<string> =>
+  ((await (await get(handler, "/token", cookie)).json()) as { token: string }).token;
+const verifyWith = (keys: JSONWebKeySet, token: string) =>
+  jwtVerify(token, createLocalJWKSet(keys), { issuer: BASE_URL, audience: BASE_URL });
+const jwksRows = (p: Pair) => p.db.prepare("select * from jwks order by createdAt").all([]) as Array<Record<string, unknown>>;
+
+describe("jwt: key rows shared both ways", () => {
+  it("a key the reference wrote: Latchkey signs with it, and each side's token verifies with the other's /jwks", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const referenceKeys = await keysOf(p.reference);
+    expect(jwksRows(p)).toHaveLength(1);
+    const latchkeyToken = await tokenOf(p.latchkey, cookie);
+    // Latchkey decrypted the reference's private key: its token names the reference's row.
+    expect(decodeProtectedHeader(latchkeyToken).kid).toBe(referenceKeys.keys[0]!.kid);
+    await verifyWith(referenceKeys, latchkeyToken);
+    await verifyWith(await keysOf(p.latchkey), await tokenOf(p.reference, cookie));
+    expect(jwksRows(p)).toHaveLength(1);
+  });
+
+  it("a key Latchkey wrote: the reference signs with it and serves the same set", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const latchkeyToken = await tokenOf(p.latchkey, cookie);
+    const [row] = jwksRows(p);
+    expect(row).toMatchObject({ alg: "EdDSA", crv: "Ed25519", expiresAt: null });
+    expect(row!.privateKey).toMatch(/^"[0-9a-f]+"$/);
+    const referenceToken = await tokenOf(p.reference, cookie);
+    expect(decodeProtectedHeader(referenceToken)).toEqual(decodeProtectedHeader(latchkeyToken));
+    await verifyWith(await keysOf(p.reference), latchkeyToken);
+    await verifyWith(await keysOf(p.latchkey), referenceToken);
+    expect(jwksRows(p)).toHaveLength(1);
+  });
+
+  for (const options of [
+    { jwks: { keyPairConfig: { alg: "ES256" } } },
+    { jwks: { keyPairConfig: { alg: "RS256", modulusLength: 2048 } } },
+    { jwks: { disablePrivateKeyEncryption: true } },
+    { jwks: { rotationInterval: 3600 } },
+  ] as const satisfies JwtOptions[]) {
+    it(`${JSON.stringify(options)}: rows written by either side are used by the other`, async () => {
+      const p = await pairWith(options);
+      const { cookie } = await signUp(p.reference, ada);
+      const first = await tokenOf(p.latchkey, cookie);
+      const second = await tokenOf(p.reference, cookie);
+      expect(decodeProtectedHeader(second).kid).toBe(decodeProtectedHeader(first).kid);
+      // Same stored columns as the reference would write (compare with a reference-made row).
+      const latchkeyRow = jwksRows(p)[0]!;
+      p.db.prepare("delete from jwks").run([]);
+      await tokenOf(p.reference, cookie);
+      const referenceRow = jwksRows(p)[0]!;
+      expect(Object.keys(latchkeyRow).sort()).toEqual(Object.keys(referenceRow).sort());
+      for (const column of ["alg", "crv"]) expect(latchkeyRow[column]).toEqual(referenceRow[column]);
+      expect(latchkeyRow.expiresAt === null).toBe(referenceRow.expiresAt === null);
+      expect(Object.keys(JSON.parse(latchkeyRow.publicKey as string) as object).sort()).toEqual(
+        Object.keys(JSON.parse(referenceRow.publicKey as string) as object).sort(),
+      );
+      expect(typeof JSON.parse(latchkeyRow.privateKey as string)).toBe(typeof JSON.parse(referenceRow.privateKey as string));
+      await verifyWith(await keysOf(p.reference), await tokenOf(p.latchkey, cookie));
+    });
+  }
+});
+
+describe("jwt: wire", () => {
+  it("/jwks answers the same bytes on both", async () => {
+    const p = await pairWith();
+    await get(p.reference, "/jwks");
+    const [a, b] = [await get(p.reference, "/jwks"), await get(p.latchkey, "/jwks")];
+    expect([b.status, b.headers.get("content-type")]).toEqual([a.status, a.headers.get("content-type")]);
+    expect(await b.text()).toBe(await a.text());
+  });
+
+  it("/token: same header, same claims (times aside); 401 bodies equal without a session", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const [r, l] = [await tokenOf(p.reference, cookie), await tokenOf(p.latchkey, cookie)];
+    expect(decodeProtectedHeader(l)).toEqual(decodeProtectedHeader(r));
+    const times = ({ iat, exp, ...rest }: Record<string, unknown>) => ({ rest, life: (exp as number) - (iat as number) });
+    const [rc, lc] = [decodeJwt(r), decodeJwt(l)];
+    // Member order aside (RFC 8259 §4: object members are unordered; the reference's user row
+    // lists `id` last), the claims are the same, and so is the lifetime.
+    expect(times(lc)).toEqual(times(rc));
+    const [ra, la] = [await get(p.reference, "/token"), await get(p.latchkey, "/token")];
+    expect([la.status, await la.json()]).toEqual([ra.status, await ra.json()]);
+  });
+
+  it("set-auth-jwt on /get-session: present with a session on both, exposed the same way, absent without", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const [ra, la] = [await get(p.reference, "/get-session", cookie), await get(p.latchkey, "/get-session", cookie)];
+    const [r, l] = [ra.headers.get("set-auth-jwt"), la.headers.get("set-auth-jwt")];
+    expect(r && l).toBeTruthy();
+    expect(la.headers.get("access-control-expose-headers")).toBe(ra.headers.get("access-control-expose-headers"));
+    expect(decodeProtectedHeader(l!)).toEqual(decodeProtectedHeader(r!));
+    expect(Object.keys(decodeJwt(l!)).sort()).toEqual(Object.keys(decodeJwt(r!)).sort());
+    for (const handler of [p.reference, p.latchkey]) {
+      expect((await get(handler, "/get-session")).headers.get("set-auth-jwt")).toBeNull();
+    }
+  });
+
+  it("disableSettingJwtHeader: neither sends it", async () => {
+    const p = await pairWith({ disableSettingJwtHeader: true });
+    const { cookie } = await signUp(p.reference, ada);
+    for (const handler of [p.reference, p.latchkey]) {
+      expect((await get(handler, "/get-session", cookie)).headers.get("set-auth-jwt")).toBeNull();
+    }
+  });
+});
+
+describe("jwt: the reference's jwtClient against Latchkey", () => {
+  it("jwks() and the set-auth-jwt header work unchanged", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.latchkey, ada);
+    const client = createAuthClient({
+      baseURL: url(""),
+      plugins: [jwtClient()],
+      fetchOptions: {
+        customFetchImpl: (input, init) => {
+          const request = new Request(input, init);
+          request.headers.set("cookie", cookie);
+          return p.latchkey(request);
+        },
+      },
+    });
+    const { data, error } = await client.jwks();
+    expect(error).toBeNull();
+    expect(data).toEqual(await keysOf(p.latchkey));
+    let header: string | null = null;
+    await client.getSession({ fetchOptions: { onSuccess: (ctx) => void (header = ctx.response.headers.get("set-auth-jwt")) } });
+    expect(header).toBeTruthy();
+    await verifyWith(data as JSONWebKeySet, header!);
+  });
+});
