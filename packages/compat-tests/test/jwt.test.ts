@@ -162,3 +162,17 @@ describe("jwt: the reference's jwtClient against Latchkey", () => {
     await verifyWith(data as JSONWebKeySet, header!);
   });
 });
+
+describe("jwt: divergences (DIVERGENCES.md)", () => {
+  it("row 60: 10 parallel first /jwks calls on an empty table — the reference makes a key per request, Latchkey one", async () => {
+    const p = await pairWith();
+    const burst = async (handler: Handler): Promise<number> => {
+      p.db.prepare("delete from jwks").run([]);
+      const answers = await Promise.all(Array.from({ length: 10 }, () => get(handler, "/jwks")));
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+      return jwksRows(p).length;
+    };
+    expect(await burst(p.reference)).toBeGreaterThan(1);
+    expect(await burst(p.latchkey)).toBe(1);
+  });
+});
