@@ -103,8 +103,24 @@ export type JwtPayload = JWTPayload;
 const DEFAULT_KEY_PAIR: KeyPairConfig = { alg: "EdDSA", crv: "Ed25519" };
 const ALGORITHMS: readonly string[] = ["EdDSA", "ES256", "ES512", "RS256", "PS256"];
 
-/** Applies the defaults once; a bad path, algorithm or interval is a `TypeError` at start-up. */
+// Reference options this package does not implement yet. A config ported from the reference
+// that sets one must fail at start-up, not run with keys or cookies other than it asked for.
+const UNSUPPORTED: ReadonlyArray<readonly [string, (o: Record<string, Record<string, unknown> | undefined>) => unknown]> = [
+  ["jwt.sign", (o) => o.jwt?.sign],
+  ["jwks.remoteUrl", (o) => o.jwks?.remoteUrl],
+  ["jwks.keyPairConfigs", (o) => o.jwks?.keyPairConfigs],
+  ["sessionCookieCache", (o) => o.sessionCookieCache],
+  ["adapter", (o) => o.adapter],
+  ["schema", (o) => o.schema],
+];
+
+/** Applies the defaults once; a bad path, algorithm or interval, or an unsupported option, is a `TypeError` at start-up. */
 export function resolveJwtOptions(options: JwtOptions = {}): ResolvedJwtOptions {
+  for (const [name, read] of UNSUPPORTED) {
+    if (read(options as Record<string, Record<string, unknown> | undefined>)) {
+      throw new TypeError(`jwt: the option ${name} is not supported by @latchkey/jwt yet.`);
+    }
+  }
   const jwks = options.jwks ?? {};
   const jwksPath = jwks.jwksPath ?? "/jwks";
   // Same rule as the reference: a path outside the base path could shadow another route.

@@ -62,6 +62,15 @@ describe("GET /jwks", () => {
     // @ts-expect-error an algorithm outside the list
     expect(() => jwt({ jwks: { keyPairConfig: { alg: "HS256" } } })).toThrow(TypeError);
     expect(() => jwt({ jwks: { rotationInterval: -1 } })).toThrow(TypeError);
+    // Reference options not implemented yet fail loudly instead of being ignored.
+    for (const unsupported of [
+      { jwt: { sign: () => "x" } },
+      { jwks: { remoteUrl: "https://keys.test/jwks", keyPairConfig: { alg: "ES256" } } },
+      { sessionCookieCache: true },
+      { adapter: { getJwks: () => [] } },
+    ]) {
+      expect(() => jwt(unsupported as Parameters<typeof jwt>[0])).toThrow(/not supported/);
+    }
   });
 });
 
