@@ -30,16 +30,24 @@ export interface PluginDiscovery {
 export const REFERENCE_PLUGINS: Record<string, { from: string; factory: string }> = {
   bearer: { from: "better-auth/plugins", factory: "bearer" },
   "generic-oauth": { from: "better-auth/plugins", factory: "genericOAuth" },
+  jwt: { from: "better-auth/plugins", factory: "jwt" },
   "last-login-method": { from: "better-auth/plugins", factory: "lastLoginMethod" },
+  "multi-session": { from: "better-auth/plugins", factory: "multiSession" },
   "oauth-proxy": { from: "better-auth/plugins", factory: "oAuthProxy" },
   "one-tap": { from: "better-auth/plugins", factory: "oneTap" },
 };
 
 /**
  * Options passed to a factory that refuses to be called without any (both implementations get
- * the same). Generic OAuth needs its provider list; an empty one installs the plugin as is.
+ * the same, and options that keep a figure about what it measures). Generic OAuth needs its
+ * provider list; an empty one installs the plugin as is.
  */
-export const FACTORY_OPTIONS: Record<string, unknown> = { genericOAuth: { config: [] } };
+export const FACTORY_OPTIONS: Record<string, unknown> = {
+  genericOAuth: { config: [] },
+  // The JWT header on every get-session is a signature per request by design, on both sides; the
+  // every-plugin figure measures routing and hooks, so it is left off there.
+  jwt: { disableSettingJwtHeader: true },
+};
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
