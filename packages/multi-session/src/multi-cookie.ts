@@ -24,7 +24,7 @@ export async function readMultiCookie(ctx: EndpointContext, name: string): Promi
   return token && multiCookieName(ctx, token) === name ? token : null;
 }
 
-/** Every multi cookie of this instance the request carries whose signature and name check out. */
+/** Every multi cookie of this instance the request carries whose signature and name check out, in request order. */
 export async function readMultiCookies(ctx: EndpointContext): Promise<MultiCookie[]> {
   const prefix = `${ctx.context.authCookies.sessionToken.name}${MULTI}`;
   const names = [...parseCookieHeader(ctx.headers.get("cookie")).keys()].filter((n) => n.startsWith(prefix));
@@ -35,6 +35,14 @@ export async function readMultiCookies(ctx: EndpointContext): Promise<MultiCooki
   }
   return found;
 }
+
+/**
+ * The same cookies in ascending token order. The reference lists (and, on revoking the active
+ * session, hands over to) sessions in the order its database answers `token IN (...)`; SQLite
+ * walks the token index, so ascending by token. Sorting gives that order on every database.
+ */
+export const byToken = (cookies: MultiCookie[]): MultiCookie[] =>
+  cookies.sort((x, y) => (x.token < y.token ? -1 : x.token > y.token ? 1 : 0));
 
 /** The session behind `token` when it exists and has not expired. */
 export async function liveSession(ctx: EndpointContext, token: string): Promise<SessionWithUser | null> {

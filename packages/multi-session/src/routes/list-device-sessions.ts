@@ -1,5 +1,5 @@
 import { endpoint, toOutput, type SessionWithUser } from "@latchkey/core";
-import { liveSession, readMultiCookies } from "../multi-cookie.js";
+import { byToken, liveSession, readMultiCookies } from "../multi-cookie.js";
 
 /**
  * `GET /multi-session/list-device-sessions`: `[{ session, user }]` for the live sessions the
@@ -10,7 +10,7 @@ export const listDeviceSessions = endpoint(
   "/multi-session/list-device-sessions",
   { method: "GET", requireHeaders: true },
   async (ctx) => {
-    const cookies = await readMultiCookies(ctx);
+    const cookies = byToken(await readMultiCookies(ctx));
     const found: SessionWithUser[] = [];
     for (const { token } of cookies) {
       const session = await liveSession(ctx, token);

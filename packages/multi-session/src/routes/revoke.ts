@@ -1,7 +1,7 @@
 import { deleteSessionCookie, endpoint, sessionMiddleware, setSessionCookie } from "@latchkey/core";
 import * as v from "valibot";
 import { MULTI_SESSION_ERROR_CODES } from "../error-codes.js";
-import { expireMultiCookie, liveSession, multiCookieName, readMultiCookie, readMultiCookies } from "../multi-cookie.js";
+import { byToken, expireMultiCookie, liveSession, multiCookieName, readMultiCookie, readMultiCookies } from "../multi-cookie.js";
 
 const body = v.object({ sessionToken: v.string() });
 
@@ -22,7 +22,7 @@ export const revokeDeviceSession = endpoint(
     expireMultiCookie(ctx, name);
     if (ctx.context.session.session.token !== token) return { status: true };
     // The revoked session was the active one: hand over to another the browser still holds.
-    for (const other of await readMultiCookies(ctx)) {
+    for (const other of byToken(await readMultiCookies(ctx))) {
       if (other.token === token) continue;
       const next = await liveSession(ctx, other.token);
       if (!next) continue;
