@@ -13,6 +13,13 @@ import { createPair, jsonPost, url, type Handler, type Pair } from "./support/in
 const PASSWORD = "password-1234";
 const multiName = (token: string): string => `${SESSION_COOKIE}_multi-${token.toLowerCase()}`;
 
+/** How many of these sessions are still stored. */
+function sessionsLeft(pair: Pair, ...tokens: string[]): number {
+  const marks = tokens.map(() => "?").join(", ");
+  const rows = pair.db.prepare(`select count(*) as n from session where token in (${marks})`).all(tokens) as { n: number }[];
+  return rows[0]!.n;
+}
+
 /** A browser: one cookie jar in front of one handler (which can be swapped for the other side's). */
 class Browser {
   readonly jar = new CookieJar();
@@ -146,11 +153,13 @@ describe("multi-session: the same answers and cookies on both", () => {
       const browser = new Browser(handler);
       const a = await browser.signUp(`exp-a-${side}@example.com`);
       await browser.signUp(`exp-b-${side}@example.com`);
-      pair.db.prepare(`update session set expiresAt = ? where token = ?`).run(Date.now() - 60_000, a);
+      pair.db.prepare(`update session set expiresAt = ? where token = ?`).run([Date.now() - 60_000, a]);
       const steps = [
         await browser.send("/multi-session/list-device-sessions"),
         await browser.send("/multi-session/set-active", { sessionToken: a }),
       ];
+      expect(steps[0]!.json).toHaveLength(1);
+      expect(steps[1]!.status).toBe(401);
       return normalize(steps, browser, side);
     };
     expect(await run(pair.latchkey, "l")).toEqual(await run(pair.reference, "r"));
@@ -213,8 +222,7 @@ describe("multi-session: a browser moves between the implementations", () => {
       expect(browser.multiNames().sort()).toEqual([a, c, d].map(multiName).sort());
       await browser.send("/sign-out", {});
       expect(browser.multiNames()).toEqual([]);
-      const left = pair.db.prepare(`select count(*) as n from session where token in (?, ?, ?, ?)`).get(a, b, c, d) as { n: number };
-      expect(left.n).toBe(0);
+      expect(sessionsLeft(pair, a, b, c, d)).toBe(0);
     });
   }
 });
@@ -238,7 +246,7 @@ describe("multi-session: divergences (DIVERGENCES.md rows 60, 61)", () => {
       // c is active; a's cookie name now carries b's signed value (its signature still verifies).
       const header = `${SESSION_COOKIE}=${browser.jar.get(SESSION_COOKIE)!}; ${multiName(a)}=${browser.jar.get(multiName(b))!}`;
       const send = (path: string) => handler(jsonPost(path, { sessionToken: a }, { cookie: header }));
-      const left = (token: string) => (pair.db.prepare(`select count(*) as n from session where token = ?`).get(token) as { n: number }).n;
+      const left = (token: string) => sessionsLeft(pair, token);
       const revoked = await send("/multi-session/revoke");
       const afterRevoke = { revoked: revoked.status, aLeft: left(a), bLeft: left(b) };
       return afterRevoke;
@@ -257,7 +265,7 @@ describe("multi-session: divergences (DIVERGENCES.md rows 60, 61)", () => {
       const header = `${SESSION_COOKIE}=${browser.jar.get(SESSION_COOKIE)!}; ${multiName(a)}=${browser.jar.get(multiName(b))!}`;
       const switched = await handler(jsonPost("/multi-session/set-active", { sessionToken: a }, { cookie: header }));
       const body = switched.status === 200 ? ((await switched.json()) as { session: { token: string } }) : null;
-      const bLeft = (pair.db.prepare(`select count(*) as n from session where token = ?`).get(b) as { n: number }).n;
+      const bLeft = sessionsLeft(pair, b);
       return { switched: switched.status, switchedToB: body?.session.token === b, bLeft };
     };
     expect(await run(pair.reference, "r")).toEqual({ switched: 200, switchedToB: true, bLeft: 0 });
