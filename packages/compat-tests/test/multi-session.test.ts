@@ -1,8 +1,12 @@
+import { createAuthClient } from "better-auth/client";
+import { multiSessionClient } from "better-auth/client/plugins";
 import { multiSession as referenceMultiSession } from "better-auth/plugins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multiSession } from "@latchkey/multi-session";
+import { listen } from "./support/server.ts";
+import { jarFetch } from "./support/client-fetch.ts";
 import { CookieJar, responseCookies, SESSION_COOKIE, type ParsedCookie } from "./support/cookies.ts";
-import { createPair, jsonPost, url, type Handler, type Pair } from "./support/instances.ts";
+import { BASE_PATH, BASE_URL, createPair, jsonPost, url, type Handler, type Pair } from "./support/instances.ts";
 
 /**
  * `@latchkey/multi-session` beside the reference's `multiSession()` (better-auth/plugins) on one
@@ -24,14 +28,21 @@ function sessionsLeft(pair: Pair, ...tokens: string[]): number {
 class Browser {
   readonly jar = new CookieJar();
   readonly tokens: string[] = [];
-  constructor(public handler: Handler) {}
+  constructor(
+    public handler: Handler,
+    private readonly baseURL = BASE_URL,
+  ) {}
 
   async send(path: string, body?: unknown): Promise<{ status: number; json: unknown; cookies: ParsedCookie[] }> {
     const headers: Record<string, string> = { cookie: this.jar.header() };
     const request =
       body === undefined
-        ? new Request(url(path), { method: "GET", headers })
-        : jsonPost(path, body, headers);
+        ? new Request(url(path, this.baseURL), { method: "GET", headers })
+        : new Request(url(path, this.baseURL), {
+            method: "POST",
+            headers: { "content-type": "application/json", ...headers },
+            body: JSON.stringify(body),
+          });
     const response = await this.handler(request);
     this.jar.store(response);
     const text = await response.text();
@@ -192,6 +203,39 @@ describe("multi-session: the same answers and cookies on both", () => {
   });
 });
 
+describe("multi-session: on https, `__Secure-` cookies", () => {
+  let pair: Pair;
+  const https = "https://auth.example.com";
+  beforeAll(async () => {
+    pair = await createPair({
+      baseURL: https,
+      reference: { plugins: [referenceMultiSession()] },
+      latchkey: { plugins: [multiSession()] },
+    });
+  });
+  afterAll(() => pair.close());
+
+  it("the multi cookie is `__Secure-better-auth.session_token_multi-<token>` with Secure on both; switch and sign-out work", async () => {
+    const run = async (handler: Handler, side: string) => {
+      const browser = new Browser(handler, https);
+      const a = await browser.signUp(`sec-a-${side}@example.com`);
+      await browser.signUp(`sec-b-${side}@example.com`);
+      const names = browser.jar.names().filter((n) => n.includes("_multi-"));
+      expect(names).toContain(`__Secure-${multiName(a)}`);
+      const switched = await browser.send("/multi-session/set-active", { sessionToken: a });
+      const out = await browser.send("/sign-out", {});
+      const normalized = normalize({ names: names.length, switched, out: out.cookies, left: browser.jar.names() }, browser, side) as {
+        out: { name: string }[];
+      };
+      // Sign-out order varies on the reference (see the flow above): compare as a set.
+      normalized.out.sort((x, y) => (x.name < y.name ? -1 : 1));
+      return normalized;
+    };
+    const reference = await run(pair.reference, "r");
+    expect(await run(pair.latchkey, "l")).toEqual(reference);
+  });
+});
+
 describe("multi-session: a browser moves between the implementations", () => {
   let pair: Pair;
   beforeAll(async () => {
@@ -225,6 +269,54 @@ describe("multi-session: a browser moves between the implementations", () => {
       expect(sessionsLeft(pair, a, b, c, d)).toBe(0);
     });
   }
+});
+
+describe("multi-session: the reference's own client with multiSessionClient(), over real HTTP", () => {
+  /** The flow through `authClient.multiSession.*`; every `{ data, error }`, normalised. */
+  async function clientFlow(side: "reference" | "latchkey"): Promise<unknown> {
+    const server = await listen();
+    const pair = await createPair({
+      baseURL: server.origin,
+      reference: { plugins: [referenceMultiSession()] },
+      latchkey: { plugins: [multiSession()] },
+    });
+    server.use(pair[side]);
+    try {
+      const jar = jarFetch();
+      const auth = createAuthClient({
+        baseURL: `${server.origin}${BASE_PATH}`,
+        fetchOptions: { customFetchImpl: jar.fetch },
+        plugins: [multiSessionClient()],
+      });
+      const tokens: string[] = [];
+      for (const x of ["a", "b"]) {
+        const signed = await auth.signUp.email({ email: `cl-${x}@example.com`, password: PASSWORD, name: x });
+        tokens.push(signed.data!.token!);
+      }
+      const listed = await auth.multiSession.listDeviceSessions();
+      const entries = [...(listed.data ?? [])].sort((x, y) => (x.user.email < y.user.email ? -1 : 1));
+      const switched = await auth.multiSession.setActive({ sessionToken: tokens[0]! });
+      const session = await auth.getSession();
+      const revoked = await auth.multiSession.revoke({ sessionToken: tokens[1]! });
+      const refused = await auth.multiSession.setActive({ sessionToken: "nope" });
+      const browser = new Browser(pair[side]);
+      browser.tokens.push(...tokens);
+      return normalize(
+        { entries, listError: listed.error, switched, session: session.data?.user.email, revoked, refused, calls: jar.calls },
+        browser,
+        side,
+      );
+    } finally {
+      pair.close();
+      await server.close();
+    }
+  }
+
+  it("lists, switches, revokes and refuses alike on both servers", async () => {
+    const reference = await clientFlow("reference");
+    expect(await clientFlow("latchkey")).toEqual(reference);
+    expect((reference as { calls: string[] }).calls).toContain("POST /api/auth/multi-session/set-active → 401");
+  });
 });
 
 describe("multi-session: divergences (DIVERGENCES.md rows 60, 61)", () => {
