@@ -111,6 +111,11 @@ async function flow(handler: Handler, side: string): Promise<unknown[]> {
   await record("/get-session");
   await record("/multi-session/revoke", { sessionToken: "no-such-token" });
   await browser.signUp(`d-${side}@example.com`);
+  // c signs in again: its older session is deleted and its multi cookie replaced.
+  const again = await browser.send("/sign-in/email", { email: `c-${side}@example.com`, password: PASSWORD });
+  browser.tokens.push((again.json as { token: string }).token);
+  steps.push(again);
+  steps.push(await listInTokenOrder(browser));
   await record("/sign-out", {});
   const signOutStep = steps.length - 1;
   await record("/multi-session/list-device-sessions");
