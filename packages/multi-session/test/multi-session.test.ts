@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestAuth } from "@latchkey/test-support";
+import { createAuth, memoryAdapter } from "@latchkey/core";
+import { TEST_BASE_URL, TEST_SECRET, type TestAuth } from "@latchkey/test-support";
+import { multiSession } from "../src/index.ts";
 import {
   activeEmail,
   client,
@@ -159,5 +161,29 @@ describe("several users in one browser (SQLite)", () => {
     const unknown = await browser.post("/multi-session/revoke", { sessionToken: "nope" });
     expect(unknown.status).toBe(401);
     expect(unknown.json).toEqual({ code: "INVALID_SESSION_TOKEN", message: "Invalid session token" });
+  });
+});
+
+describe("auth.api", () => {
+  it("the three endpoints are typed and callable from server code with the browser's cookies", async () => {
+    // A typed instance: `testAuth` answers the untyped `Auth`.
+    const auth = createAuth({
+      database: memoryAdapter(),
+      secret: TEST_SECRET,
+      baseURL: TEST_BASE_URL,
+      emailAndPassword: { enabled: true },
+      logger: { disabled: true },
+      plugins: [multiSession()],
+    });
+    const browser = client(auth);
+    const a = await signUp(browser, "api-a");
+    await signUp(browser, "api-b");
+    const headers = new Headers({ cookie: browser.jar.header()! });
+    const listed = await auth.api.listDeviceSessions({ headers });
+    expect(listed.map((e) => e.user.email).sort()).toEqual(["userapi-a@example.com", "userapi-b@example.com"]);
+    const switched = await auth.api.setActiveSession({ headers, body: { sessionToken: a } });
+    expect(switched.session.token).toBe(a);
+    expect(await auth.api.revokeDeviceSession({ headers, body: { sessionToken: a } })).toEqual({ status: true });
+    expect(await auth.$context.internalAdapter.findSession(a)).toBeNull();
   });
 });
