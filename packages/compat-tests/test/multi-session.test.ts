@@ -12,7 +12,7 @@ import { BASE_PATH, BASE_URL, createPair, jsonPost, url, type Handler, type Pair
  * `@latchkey/multi-session` beside the reference's `multiSession()` (better-auth/plugins) on one
  * SQLite file and one secret: the same flows give the same statuses, bodies and cookies (names
  * up to the tokens, attributes exactly), and a browser whose cookies one side set goes on
- * working on the other. Rows 60 and 61 of DIVERGENCES.md are asserted at the end.
+ * working on the other. Rows 60-62 of DIVERGENCES.md are asserted at the end.
  */
 const PASSWORD = "password-1234";
 const multiName = (token: string): string => `${SESSION_COOKIE}_multi-${token.toLowerCase()}`;
@@ -324,7 +324,7 @@ describe("multi-session: the reference's own client with multiSessionClient(), o
   });
 });
 
-describe("multi-session: divergences (DIVERGENCES.md rows 60, 61)", () => {
+describe("multi-session: divergences (DIVERGENCES.md rows 60-62)", () => {
   let pair: Pair;
   beforeAll(async () => {
     pair = await createPair({
@@ -379,5 +379,37 @@ describe("multi-session: divergences (DIVERGENCES.md rows 60, 61)", () => {
     };
     expect(await run(pair.reference, "r")).toBe(false);
     expect(await run(pair.latchkey, "l")).toBe(true);
+  });
+});
+
+describe("multi-session: divergence row 62 (sign-out with an upper-case cookie prefix)", () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await createPair({
+      reference: { plugins: [referenceMultiSession()], advanced: { cookiePrefix: "MyApp" } },
+      latchkey: { plugins: [multiSession()], advanced: { cookiePrefix: "MyApp" } },
+    });
+  });
+  afterAll(() => pair.close());
+
+  it("row 62: the reference expires lower-cased names the browser does not hold, Latchkey the cookies' own names", async () => {
+    const run = async (handler: Handler, side: string) => {
+      const browser = new Browser(handler);
+      await browser.signUp(`up-a-${side}@example.com`);
+      await browser.signUp(`up-b-${side}@example.com`);
+      const before = browser.jar.names().filter((n) => n.includes("_multi-"));
+      expect(before.every((n) => n.startsWith("MyApp.session_token_multi-"))).toBe(true);
+      const out = await browser.send("/sign-out", {});
+      const expired = out.cookies.filter((c) => c.name.includes("_multi-")).map((c) => c.name);
+      return {
+        held: before.length,
+        expiredOwnNames: expired.filter((n) => before.includes(n)).length,
+        left: browser.jar.names().filter((n) => n.includes("_multi-")).length,
+        sessionsLeft: sessionsLeft(pair, ...browser.tokens),
+      };
+    };
+    // Both delete the sessions; only Latchkey's Set-Cookie lines reach the browser's cookies.
+    expect(await run(pair.reference, "r")).toEqual({ held: 2, expiredOwnNames: 0, left: 2, sessionsLeft: 0 });
+    expect(await run(pair.latchkey, "l")).toEqual({ held: 2, expiredOwnNames: 2, left: 0, sessionsLeft: 0 });
   });
 });
