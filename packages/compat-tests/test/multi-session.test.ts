@@ -12,7 +12,7 @@ import { BASE_PATH, BASE_URL, createPair, jsonPost, url, type Handler, type Pair
  * `@latchkey/multi-session` beside the reference's `multiSession()` (better-auth/plugins) on one
  * SQLite file and one secret: the same flows give the same statuses, bodies and cookies (names
  * up to the tokens, attributes exactly), and a browser whose cookies one side set goes on
- * working on the other. Rows 60-62 of DIVERGENCES.md are asserted at the end.
+ * working on the other. Rows 61-63 of DIVERGENCES.md are asserted at the end.
  */
 const PASSWORD = "password-1234";
 const multiName = (token: string): string => `${SESSION_COOKIE}_multi-${token.toLowerCase()}`;
@@ -324,7 +324,7 @@ describe("multi-session: the reference's own client with multiSessionClient(), o
   });
 });
 
-describe("multi-session: divergences (DIVERGENCES.md rows 60-62)", () => {
+describe("multi-session: divergences (DIVERGENCES.md rows 61-63)", () => {
   let pair: Pair;
   beforeAll(async () => {
     pair = await createPair({
@@ -334,7 +334,7 @@ describe("multi-session: divergences (DIVERGENCES.md rows 60-62)", () => {
   });
   afterAll(() => pair.close());
 
-  it("row 60: a signed value under another session's cookie name — the reference acts on the value's session, Latchkey refuses", async () => {
+  it("row 61: a signed value under another session's cookie name — the reference acts on the value's session, Latchkey refuses", async () => {
     const run = async (handler: Handler, side: string) => {
       const browser = new Browser(handler);
       const a = await browser.signUp(`rn-a-${side}@example.com`);
@@ -353,7 +353,7 @@ describe("multi-session: divergences (DIVERGENCES.md rows 60-62)", () => {
     expect(await run(pair.latchkey, "l")).toEqual({ revoked: 401, aLeft: 1, bLeft: 1 });
   });
 
-  it("row 60: set-active with such a cookie — the reference activates the value's session and then its own hook deletes it; Latchkey refuses", async () => {
+  it("row 61: set-active with such a cookie — the reference activates the value's session and then its own hook deletes it; Latchkey refuses", async () => {
     const run = async (handler: Handler, side: string) => {
       const browser = new Browser(handler);
       const a = await browser.signUp(`sa-a-${side}@example.com`);
@@ -369,7 +369,7 @@ describe("multi-session: divergences (DIVERGENCES.md rows 60-62)", () => {
     expect(await run(pair.latchkey, "l")).toEqual({ switched: 401, switchedToB: false, bLeft: 1 });
   });
 
-  it("row 61: five junk `_multi-` cookies — the reference counts them and leaves the next sign-in unremembered, Latchkey counts live sessions only", async () => {
+  it("row 62: five junk `_multi-` cookies — the reference counts them and leaves the next sign-in unremembered, Latchkey counts live sessions only", async () => {
     const run = async (handler: Handler, side: string) => {
       const junk = [0, 1, 2, 3, 4].map((i) => `${SESSION_COOKIE}_multi-junk${i}=junk${i}.x`).join("; ");
       const response = await handler(
@@ -382,7 +382,7 @@ describe("multi-session: divergences (DIVERGENCES.md rows 60-62)", () => {
   });
 });
 
-describe("multi-session: divergence row 62 (sign-out with an upper-case cookie prefix)", () => {
+describe("multi-session: divergence row 63 (sign-out with an upper-case cookie prefix)", () => {
   let pair: Pair;
   beforeAll(async () => {
     pair = await createPair({
@@ -392,7 +392,7 @@ describe("multi-session: divergence row 62 (sign-out with an upper-case cookie p
   });
   afterAll(() => pair.close());
 
-  it("row 62: the reference expires lower-cased names the browser does not hold, Latchkey the cookies' own names", async () => {
+  it("row 63: the reference expires lower-cased names the browser does not hold, Latchkey the cookies' own names", async () => {
     const run = async (handler: Handler, side: string) => {
       const browser = new Browser(handler);
       await browser.signUp(`up-a-${side}@example.com`);
