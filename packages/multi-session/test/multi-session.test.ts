@@ -187,3 +187,13 @@ describe("auth.api", () => {
     expect(await auth.$context.internalAdapter.findSession(a)).toBeNull();
   });
 });
+
+describe("options", () => {
+  it("maximumSessions defaults to 5; a value that is not a positive integer is a TypeError", () => {
+    expect(multiSession().options.maximumSessions).toBe(5);
+    expect(multiSession({ maximumSessions: 2 }).options.maximumSessions).toBe(2);
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => multiSession({ maximumSessions: bad })).toThrow(TypeError);
+    }
+  });
+});
