@@ -9,8 +9,6 @@ export type {
   InferSession,
   InferUser,
   PluginEndpoints,
-  SessionFields,
-  UserFields,
 } from "./auth/infer.js";
 export type { AuthContext, PasswordContext, SessionConfig, SessionWithUser } from "./context.js";
 export type {
@@ -74,7 +72,7 @@ export type {
   ResolvedSchema,
   SchemaDefinition,
 } from "./db/field.js";
-export type { Account, Session, User, Verification } from "./db/models.js";
+export type { Account, Session, SessionFields, User, UserFields, Verification } from "./db/models.js";
 export type { DatabaseHookContext, DatabaseHooks } from "./db/database-hooks.js";
 export type { InternalAdapter } from "./db/internal-adapter.js";
 export { coreSchema, rateLimitSchema } from "./db/core-schema.js";

@@ -3,6 +3,7 @@
 // grows linearly with the plugin count (a `tools/bench` figure).
 import type { Endpoint, Endpoints } from "../api/endpoint.js";
 import type { DBField } from "../db/field.js";
+import type { SessionFields, UserFields } from "../db/models.js";
 import type { LatchkeyOptions } from "../options.js";
 
 /** What every `auth.api` call may pass besides its input. */
@@ -80,29 +81,6 @@ type Additional<O, Model extends string> = O extends { [M in Model]?: { addition
     ? InferFields<F>
     : object
   : object;
-
-/** A user as the API answers it. */
-export interface UserFields {
-  id: string;
-  name: string;
-  email: string;
-  emailVerified: boolean;
-  image?: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** A session as the API answers it. */
-export interface SessionFields {
-  id: string;
-  token: string;
-  userId: string;
-  expiresAt: Date;
-  createdAt: Date;
-  updatedAt: Date;
-  ipAddress?: string | null;
-  userAgent?: string | null;
-}
 
 /** The user type of an instance made with options `O`. */
 export type InferUser<O> = UserFields & Additional<O, "user">;

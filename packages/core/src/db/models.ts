@@ -1,5 +1,5 @@
-/** A user row (core fields plus configured additional fields). */
-export interface User {
+/** A user's core fields, as the API answers them. */
+export interface UserFields {
   id: string;
   name: string;
   email: string;
@@ -7,11 +7,15 @@ export interface User {
   image?: string | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A user row (core fields plus configured additional fields). */
+export interface User extends UserFields {
   [field: string]: unknown;
 }
 
-/** A session row. */
-export interface Session {
+/** A session's core fields, as the API answers them. */
+export interface SessionFields {
   id: string;
   token: string;
   userId: string;
@@ -20,6 +24,10 @@ export interface Session {
   updatedAt: Date;
   ipAddress?: string | null;
   userAgent?: string | null;
+}
+
+/** A session row. */
+export interface Session extends SessionFields {
   [field: string]: unknown;
 }
 
