@@ -78,7 +78,7 @@ export type { InternalAdapter } from "./db/internal-adapter.js";
 export { coreSchema, rateLimitSchema } from "./db/core-schema.js";
 export { assertOnDelete, orderedModels, resolveSchema, type ModelOverrides } from "./db/resolve-schema.js";
 export { ON_DELETE_ACTIONS, type OnDeleteAction } from "./db/field.js";
-export { assertComparable, assertDelta, assertPaging, assertStorable, comparableWhere } from "./db/field-value.js";
+export { assertDelta, assertPaging, assertStorable, comparableWhere } from "./db/field-value.js";
 export { memoryAdapter } from "./db/memory-adapter.js";
 export { toOutput } from "./db/output.js";
 export { incrementStoredCounter, parseStoredJSON, takeStoredValue, ttlSeconds, type SecondaryStorage } from "./db/secondary-storage.js";

@@ -43,8 +43,13 @@ describe("plugin services and dependencies", () => {
   });
 
   it("a missing service is a programmer error with the key's name", async () => {
-    const t = testInstance({ plugins: [{ ...timePlugin, requires: [] }] });
+    const logged: string[] = [];
+    const t = testInstance({
+      plugins: [{ ...timePlugin, requires: [] }],
+      logger: { log: (_level, message, ...args) => void logged.push(message, ...args.map(String)) },
+    });
     expect((await t.request("/time")).status).toBe(500);
+    expect(logged.join("\n")).toContain('No installed plugin publishes the service "test.clock".');
   });
 
   it("two instances built from one plugin object dispatch each into its own pipeline", async () => {

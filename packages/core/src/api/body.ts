@@ -1,4 +1,5 @@
 import { APIError } from "../errors/api-error.js";
+import { readCappedBody } from "../net/capped-body.js";
 
 /** Largest request body read, in bytes; auth bodies are small. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -51,26 +52,9 @@ export async function readBody(request: Request, allowed: readonly string[]): Pr
 
 /** Reads at most MAX_BODY_BYTES, whatever Content-Length claimed. */
 async function readLimited(request: Request): Promise<string> {
-  const reader = request.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  const bytes = await readCappedBody(request.body!, MAX_BODY_BYTES);
+  if (!bytes) throw tooLarge();
+  return new TextDecoder().decode(bytes);
 }
 
 const tooLarge = (): APIError =>

@@ -1,5 +1,4 @@
 import type { AuthContext } from "../context.js";
-import { isDevelopmentOrTest } from "../env.js";
 import { APIError, BetterAuthError, STATUS } from "../errors/api-error.js";
 import { CORE_ROUTE_ERROR_CODES } from "../errors/codes.js";
 import type { Endpoint } from "./endpoint.js";
@@ -37,6 +36,3 @@ export function assertDeclaredCode(error: APIError, auth: AuthContext, endpoint:
   if (STATUS_CODES.has(code) || CORE_ROUTE_ERROR_CODES.has(code) || Object.hasOwn(auth.errorCodes, code)) return;
   throw new BetterAuthError(`Endpoint ${endpoint.path} answered with the undeclared error code "${code}".`);
 }
-
-/** Whether `assertDeclaredCode` checks: on in development and test mode. */
-export const shouldCheckErrorCodes = (): boolean => isDevelopmentOrTest();

@@ -10,7 +10,7 @@ import { createLogger } from "../logger.js";
 import { generateId } from "../crypto/random.js";
 import { hashPassword, verifyPassword } from "../crypto/password.js";
 import { BASE_ERROR_CODES } from "../errors/codes.js";
-import { env } from "../env.js";
+import { env, isDevelopmentOrTest } from "../env.js";
 import { originOf } from "../security/trusted-origins.js";
 import { configuredBaseURL, joinBaseURL, normalizeBasePath } from "./resolve-base.js";
 import { resolveSecret } from "./secret.js";
@@ -18,7 +18,6 @@ import { warnWithoutBaseURL } from "./base-url-warning.js";
 import { allowedHostOrigins, isDynamicBaseURL } from "./dynamic-base.js";
 import { markStorageOnlyTables, resolveStoreRouting } from "../db/storage-options.js";
 import { socialProviderContext } from "../oauth2/providers.js";
-import { shouldCheckErrorCodes } from "../api/declared-codes.js";
 
 /** Schema sources in order: core, then each plugin; two plugins may not create the same new table. */
 function schemaSources(options: LatchkeyOptions): Array<{ owner: string; schema: SchemaDefinition }> {
@@ -133,7 +132,7 @@ export function buildContext(options: LatchkeyOptions): AuthContext {
     trustedOrigins: [...(own ? [own] : []), ...allowedHosts, ...listed, ...envOrigins],
     plugins,
     services: new Map(),
-    checkErrorCodes: shouldCheckErrorCodes(),
+    checkErrorCodes: isDevelopmentOrTest(),
     errorCodes: mergeErrorCodes(options),
     generateId: generate,
     hasPlugin: (id) => ids.has(id),

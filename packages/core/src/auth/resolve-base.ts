@@ -1,7 +1,8 @@
 import type { LatchkeyOptions } from "../options.js";
 import { env } from "../env.js";
 
-const URL_ENV = [
+/** The environment variables a base URL is read from, in order (the reference's). */
+export const BASE_URL_ENV = [
   "BETTER_AUTH_URL",
   "NEXT_PUBLIC_BETTER_AUTH_URL",
   "PUBLIC_BETTER_AUTH_URL",
@@ -13,7 +14,7 @@ const URL_ENV = [
 export function configuredBaseURL(options: LatchkeyOptions): string | undefined {
   if (typeof options.baseURL === "object") return undefined;
   if (options.baseURL) return options.baseURL;
-  for (const name of URL_ENV) {
+  for (const name of BASE_URL_ENV) {
     const value = env(name);
     if (value) return value;
   }

@@ -114,9 +114,3 @@ export async function boundedFetch(
     callerSignal?.removeEventListener("abort", onCallerAbort);
   }
 }
-
-/**
- * @deprecated The former name of {@link boundedFetch}, kept for callers written before it;
- * the same call, with the same limits.
- */
-export const fetchNoRedirect = (url: string, init: RequestInit): Promise<Response> => boundedFetch(url, init);

@@ -1,7 +1,6 @@
 // Server-side requests to other servers: one bounded helper and its error.
 export {
   boundedFetch,
-  fetchNoRedirect,
   DEFAULT_FETCH_MAX_BYTES,
   DEFAULT_FETCH_TIMEOUT_MS,
   type BoundedFetchOptions,

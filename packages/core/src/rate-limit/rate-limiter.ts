@@ -13,9 +13,6 @@ export type RateLimiter = (request: Request) => Promise<Response | null>;
 /** Key prefix of the one bucket shared by every request whose client address is unknown. */
 const NO_IP = "no-trusted-ip";
 
-/** The request path relative to `basePath`, without trailing slashes (the reference's rule). */
-export const limitedPath = authPath;
-
 function checkRule(rule: Partial<RateLimitRule>, name: string): void {
   for (const field of ["window", "max"] as const) {
     const value = rule[field];
@@ -66,7 +63,7 @@ export function createRateLimiter(auth: AuthContext, now: () => number = () => D
           "Forward the client address in a header and set advanced.ipAddress.ipAddressHeaders or trustedProxies.",
       );
     }
-    const path = limitedPath(request.url, auth.basePath);
+    const path = authPath(request.url, auth.basePath);
     const rule = await resolveRule(table, path, request);
     if (!rule) return null;
     const { allowed, retryAfter } = await storage.consume(`${ip ?? NO_IP}|${path}`, rule);

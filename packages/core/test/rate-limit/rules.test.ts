@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { LatchkeyPlugin, RateLimitRule } from "../../src/index.ts";
 import { customRuleMatcher, resolveRule, SPECIAL_RULES, type RuleTable } from "../../src/rate-limit/rules.ts";
-import { limitedPath } from "../../src/rate-limit/rate-limiter.ts";
+import { authPath as limitedPath } from "../../src/auth/request-path.ts";
 import { limitedInstance, times } from "./instance.ts";
 
 const request = new Request("http://localhost:3000/api/auth/x");

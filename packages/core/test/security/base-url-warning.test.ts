@@ -1,18 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createAuth, memoryAdapter, type LatchkeyOptions, type LogLevel, type Row } from "../../src/index.ts";
 import { MISSING_BASE_URL_WARNING } from "../../src/auth/base-url-warning.ts";
+import { BASE_URL_ENV } from "../../src/auth/resolve-base.ts";
 import { createOutbox } from "../support/outbox.ts";
 import { SECRET } from "../support/instance.ts";
 
 // Every variable the base URL may come from; the test decides which one is set.
-const URL_ENV = [
-  "BETTER_AUTH_URL",
-  "NEXT_PUBLIC_BETTER_AUTH_URL",
-  "PUBLIC_BETTER_AUTH_URL",
-  "NUXT_PUBLIC_BETTER_AUTH_URL",
-  "NUXT_PUBLIC_AUTH_URL",
-  "BASE_URL",
-];
+const URL_ENV = [...BASE_URL_ENV, "BASE_URL"];
 
 beforeEach(() => {
   for (const name of URL_ENV) vi.stubEnv(name, "");

@@ -19,13 +19,7 @@ import { typecheck, writeApp } from "../typecheck/run-tsc.js";
 export { typecheckTable } from "./typecheck-table.js";
 
 /** One tsc run: its statistics, the app's own type errors, and the probes' answers. */
-export interface TypecheckRun {
-  files: number;
-  types: number;
-  instantiations: number;
-  memoryKB: number;
-  checkSeconds: number;
-  totalSeconds: number;
+export interface TypecheckRun extends Omit<TscDiagnostics, "raw" | "errors"> {
   /** Type errors in the app (not the probes): an app that does not compile is flagged. */
   errors: TscError[];
   probes: Record<ProbeName, boolean>;
