@@ -34,7 +34,10 @@ afterAll(async () => {
 let started: Promise<{ demo: DemoProcess; browser: Browser }> | undefined;
 function setup(): Promise<{ demo: DemoProcess; browser: Browser }> {
   started ??= (async () => {
-    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: run \`node tools/scripts/ensure-chromium.mjs\``).toBe(true);
+    expect(
+      existsSync(CHROMIUM),
+      `${CHROMIUM} is missing: run \`node tools/scripts/ensure-chromium.mjs\``,
+    ).toBe(true);
     dataDir = mkdtempSync(join(tmpdir(), "latchkey-demo-e2e-"));
     demo = await startDemo({
       DATABASE_URL: join(dataDir, "demo.db"),

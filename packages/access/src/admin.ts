@@ -24,7 +24,18 @@ export const defaultAc = createAccessControl(defaultStatements);
 
 /** The `admin` role: every user and session action except impersonating other admins. */
 export const adminAc = defaultAc.newRole({
-  user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password", "set-email", "get", "update"],
+  user: [
+    "create",
+    "list",
+    "set-role",
+    "ban",
+    "impersonate",
+    "delete",
+    "set-password",
+    "set-email",
+    "get",
+    "update",
+  ],
   session: ["list", "revoke", "delete"],
 });
 

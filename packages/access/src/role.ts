@@ -1,4 +1,11 @@
-import type { AuthorizeRequest, AuthorizeResponse, Connector, ExactStatements, Role, Statements } from "./types.js";
+import type {
+  AuthorizeRequest,
+  AuthorizeResponse,
+  Connector,
+  ExactStatements,
+  Role,
+  Statements,
+} from "./types.js";
 
 interface ActionRequest {
   actions: readonly unknown[];

@@ -33,7 +33,10 @@ export function anonymous(options: AnonymousOptions = {}): AnonymousPlugin {
   const isAnonymousField = anonymousSchema.user.fields.isAnonymous;
   return {
     id: "anonymous",
-    endpoints: { signInAnonymous: signInAnonymous(options), deleteAnonymousUser: deleteAnonymousUser(options) },
+    endpoints: {
+      signInAnonymous: signInAnonymous(options),
+      deleteAnonymousUser: deleteAnonymousUser(options),
+    },
     hooks: { after: [linkAccountHook(options)] },
     schema: column
       ? { user: { fields: { isAnonymous: { ...isAnonymousField, fieldName: column } } } }

@@ -40,10 +40,13 @@ export function linkAccountHook(options: AnonymousOptions): HookEntry {
       try {
         await ctx.context.internalAdapter.deleteUser(previous.user.id, ctx);
       } catch (error) {
-        ctx.context.logger.error("anonymous: failed to delete the anonymous user after it linked an account", {
-          anonymousUserId: previous.user.id,
-          error,
-        });
+        ctx.context.logger.error(
+          "anonymous: failed to delete the anonymous user after it linked an account",
+          {
+            anonymousUserId: previous.user.id,
+            error,
+          },
+        );
       }
     },
   };

@@ -15,7 +15,9 @@ describe("POST /sign-in/anonymous", () => {
     const { token, user } = await signInAnonymously(browser);
     expect(user).toMatchObject({ name: "Anonymous", emailVerified: false, isAnonymous: true });
     expect(user.email).toMatch(PLACEHOLDER);
-    const session = await browser.get<{ session: { token: string }; user: { isAnonymous: boolean } }>("/get-session");
+    const session = await browser.get<{ session: { token: string }; user: { isAnonymous: boolean } }>(
+      "/get-session",
+    );
     expect(session.json).toMatchObject({ session: { token }, user: { id: user.id, isAnonymous: true } });
   });
 
@@ -79,7 +81,10 @@ describe("generated addresses and names", () => {
     const before = await rowCounts(bad.auth);
     const answer = await client(bad.auth).post("/sign-in/anonymous");
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ code: "INVALID_EMAIL_FORMAT", message: "Email was not generated in a valid format" });
+    expect(answer.json).toEqual({
+      code: "INVALID_EMAIL_FORMAT",
+      message: "Email was not generated in a valid format",
+    });
     expect(await rowCounts(bad.auth)).toEqual(before);
   });
 
@@ -105,7 +110,10 @@ describe("linking: an anonymous browser signs in or up another way", () => {
     const anon = await signInAnonymously(browser);
     const realId = await signUp(browser, "linked@example.com");
     expect(links).toHaveLength(1);
-    expect(links[0]?.anonymousUser).toMatchObject({ user: { id: anon.user.id }, session: { token: anon.token } });
+    expect(links[0]?.anonymousUser).toMatchObject({
+      user: { id: anon.user.id },
+      session: { token: anon.token },
+    });
     expect(links[0]?.newUser.user).toMatchObject({ id: realId, email: "linked@example.com" });
     expect(await t.auth.$context.internalAdapter.findUserById(anon.user.id)).toBeNull();
     expect(await t.auth.$context.internalAdapter.findSession(anon.token)).toBeNull();
@@ -118,7 +126,10 @@ describe("linking: an anonymous browser signs in or up another way", () => {
     const realId = await signUp(client(t.auth), "existing@example.com");
     const browser = client(t.auth);
     const anon = await signInAnonymously(browser);
-    const answer = await browser.post("/sign-in/email", { email: "existing@example.com", password: PASSWORD });
+    const answer = await browser.post("/sign-in/email", {
+      email: "existing@example.com",
+      password: PASSWORD,
+    });
     expect(answer.status).toBe(200);
     expect(links.map((l) => [l.anonymousUser.user.id, l.newUser.user.id])).toEqual([[anon.user.id, realId]]);
     expect(await t.auth.$context.internalAdapter.findUserById(anon.user.id)).toBeNull();
@@ -130,7 +141,10 @@ describe("linking: an anonymous browser signs in or up another way", () => {
     await signUp(client(t.auth), "kept@example.com");
     const browser = client(t.auth);
     const anon = await signInAnonymously(browser);
-    const answer = await browser.post("/sign-in/email", { email: "kept@example.com", password: "wrong password" });
+    const answer = await browser.post("/sign-in/email", {
+      email: "kept@example.com",
+      password: "wrong password",
+    });
     expect(answer.status).toBe(401);
     expect(links).toEqual([]);
     expect(await t.auth.$context.internalAdapter.findUserById(anon.user.id)).not.toBeNull();
@@ -154,7 +168,11 @@ describe("linking: an anonymous browser signs in or up another way", () => {
     });
     const browser = client(t.auth);
     const anon = await signInAnonymously(browser);
-    const answer = await browser.post("/sign-up/email", { email: "boom@example.com", password: PASSWORD, name: "Boom" });
+    const answer = await browser.post("/sign-up/email", {
+      email: "boom@example.com",
+      password: PASSWORD,
+      name: "Boom",
+    });
     expect(answer.status).toBe(500);
     expect(answer.text).not.toContain("cart service down");
     expect(await t.auth.$context.internalAdapter.findUserById(anon.user.id)).not.toBeNull();
@@ -197,7 +215,9 @@ describe("POST /delete-anonymous-user", () => {
     const answer = await browser.post("/delete-anonymous-user");
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({ success: true });
-    expect(answer.headers.getSetCookie().some((line) => /^better-auth\.session_token=;.*Max-Age=0/.test(line))).toBe(true);
+    expect(
+      answer.headers.getSetCookie().some((line) => /^better-auth\.session_token=;.*Max-Age=0/.test(line)),
+    ).toBe(true);
     expect(await t.auth.$context.internalAdapter.findUserById(anon.user.id)).toBeNull();
     expect((await browser.get("/get-session")).json).toBeNull();
   });
@@ -221,7 +241,10 @@ describe("POST /delete-anonymous-user", () => {
     const anon = await signInAnonymously(browser);
     const answer = await browser.post("/delete-anonymous-user");
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ code: "DELETE_ANONYMOUS_USER_DISABLED", message: "Deleting anonymous users is disabled" });
+    expect(answer.json).toEqual({
+      code: "DELETE_ANONYMOUS_USER_DISABLED",
+      message: "Deleting anonymous users is disabled",
+    });
     expect(await t.auth.$context.internalAdapter.findUserById(anon.user.id)).not.toBeNull();
   });
 });

@@ -38,7 +38,10 @@ describe("anonymousClient", () => {
     expect(guest.data?.user.email).toMatch(PLACEHOLDER);
     expect(guest.data?.user.isAnonymous).toBe(true);
     const again = await client.signIn.anonymous();
-    expect(again.error).toMatchObject({ status: 400, code: "ANONYMOUS_USERS_CANNOT_SIGN_IN_AGAIN_ANONYMOUSLY" });
+    expect(again.error).toMatchObject({
+      status: 400,
+      code: "ANONYMOUS_USERS_CANNOT_SIGN_IN_AGAIN_ANONYMOUSLY",
+    });
     await client.signUp.email({ email: "client-real@example.com", password: PASSWORD, name: "Real" });
     expect((await client.getSession()).data?.user.email).toBe("client-real@example.com");
     expect(await t.auth.$context.internalAdapter.findUserById(guest.data!.user.id)).toBeNull();

@@ -19,7 +19,9 @@ describe.each(KINDS)("anonymous users on %s", (kind) => {
     expect((await browser.post("/sign-in/anonymous")).status).toBe(400);
     const realId = await signUp(browser, `real-${kind}@example.com`);
     expect(await t.auth.$context.internalAdapter.findUserById(anon.user.id)).toBeNull();
-    expect((await browser.get<{ user: { id: string; isAnonymous: boolean } }>("/get-session")).json?.user).toMatchObject({
+    expect(
+      (await browser.get<{ user: { id: string; isAnonymous: boolean } }>("/get-session")).json?.user,
+    ).toMatchObject({
       id: realId,
       isAnonymous: false,
     });
@@ -41,7 +43,9 @@ describe.each(KINDS)("anonymous users on %s", (kind) => {
 async function isAnonymousColumn(t: TestAuth, id: string): Promise<boolean> {
   type Rows = Array<{ is_anonymous: unknown }>;
   if (t.database.kind === "postgres") {
-    const pool = t.database.driver as unknown as { query(sql: string, params: unknown[]): Promise<{ rows: Rows }> };
+    const pool = t.database.driver as unknown as {
+      query(sql: string, params: unknown[]): Promise<{ rows: Rows }>;
+    };
     const { rows } = await pool.query('select is_anonymous from "user" where id = $1', [id]);
     return Boolean(rows[0]?.is_anonymous);
   }

@@ -16,14 +16,20 @@ interface SignInAnswer {
 /** Signs `browser` in anonymously and returns the answer's user and token. */
 export async function signInAnonymously(browser: TestClient): Promise<SignInAnswer> {
   const answer = await browser.post<SignInAnswer>("/sign-in/anonymous");
-  if (answer.status !== 200 || !answer.json) throw new Error(`anonymous sign-in failed: ${answer.status} ${answer.text}`);
+  if (answer.status !== 200 || !answer.json)
+    throw new Error(`anonymous sign-in failed: ${answer.status} ${answer.text}`);
   return answer.json;
 }
 
 /** Signs `browser` up as `email` (a password account) and returns the new user's id. */
 export async function signUp(browser: TestClient, email: string): Promise<string> {
-  const answer = await browser.post<{ user: { id: string } }>("/sign-up/email", { email, password: PASSWORD, name: "Real" });
-  if (answer.status !== 200 || !answer.json) throw new Error(`sign-up failed: ${answer.status} ${answer.text}`);
+  const answer = await browser.post<{ user: { id: string } }>("/sign-up/email", {
+    email,
+    password: PASSWORD,
+    name: "Real",
+  });
+  if (answer.status !== 200 || !answer.json)
+    throw new Error(`sign-up failed: ${answer.status} ${answer.text}`);
   return answer.json.user.id;
 }
 

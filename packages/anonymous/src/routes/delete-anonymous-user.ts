@@ -15,7 +15,8 @@ export function deleteAnonymousUser(options: AnonymousOptions) {
     { method: "POST", requireHeaders: true, use: [sensitiveSessionMiddleware] },
     async (ctx) => {
       const { user } = ctx.context.session;
-      if (options.disableDeleteAnonymousUser) throw ANONYMOUS_ERROR_CODES.fail("DELETE_ANONYMOUS_USER_DISABLED", "BAD_REQUEST");
+      if (options.disableDeleteAnonymousUser)
+        throw ANONYMOUS_ERROR_CODES.fail("DELETE_ANONYMOUS_USER_DISABLED", "BAD_REQUEST");
       if (!isAnonymous(user)) throw ANONYMOUS_ERROR_CODES.fail("USER_IS_NOT_ANONYMOUS", "FORBIDDEN");
       try {
         await ctx.context.internalAdapter.deleteUser(user.id, ctx);

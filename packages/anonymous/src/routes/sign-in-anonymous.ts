@@ -1,4 +1,11 @@
-import { endpoint, getClientIP, getSessionFromRequest, setSessionCookie, toOutput, type User } from "@latchkey/core";
+import {
+  endpoint,
+  getClientIP,
+  getSessionFromRequest,
+  setSessionCookie,
+  toOutput,
+  type User,
+} from "@latchkey/core";
 import { anonymousEmail, anonymousName } from "../anonymous-email.js";
 import { ANONYMOUS_ERROR_CODES } from "../error-codes.js";
 import type { AnonymousOptions } from "../options.js";
@@ -11,7 +18,8 @@ import type { AnonymousOptions } from "../options.js";
 export function signInAnonymous(options: AnonymousOptions) {
   return endpoint("/sign-in/anonymous", { method: "POST" }, async (ctx) => {
     const current = await getSessionFromRequest(ctx, { disableRefresh: true });
-    if (isAnonymous(current?.user)) throw ANONYMOUS_ERROR_CODES.fail("ANONYMOUS_USERS_CANNOT_SIGN_IN_AGAIN_ANONYMOUSLY", "BAD_REQUEST");
+    if (isAnonymous(current?.user))
+      throw ANONYMOUS_ERROR_CODES.fail("ANONYMOUS_USERS_CANNOT_SIGN_IN_AGAIN_ANONYMOUSLY", "BAD_REQUEST");
     const { internalAdapter, options: authOptions, schema } = ctx.context;
     const now = new Date();
     const user = await internalAdapter.createUser(
