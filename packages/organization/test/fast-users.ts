@@ -6,6 +6,8 @@ export interface FastUser {
   userId: string;
   email: string;
   browser: TestClient;
+  /** The `cookie` header carrying the session. */
+  cookie: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export async function fastUser(t: TestAuth, name: string): Promise<FastUser> {
   if (!session) throw new Error("createSession vetoed");
   const signed = await signCookieValue(session.token, TEST_SECRET);
   const cookie = `better-auth.session_token=${encodeURIComponent(signed)}`;
-  return { userId: user.id, email, browser: client(t.auth, { headers: { cookie } }) };
+  return { userId: user.id, email, cookie, browser: client(t.auth, { headers: { cookie } }) };
 }
 
 /** `fastUser` for `prefix-0` … `prefix-(n-1)`. */

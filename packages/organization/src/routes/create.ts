@@ -8,6 +8,14 @@ import { calledWithHeaders, fail, organizationWithMetadata } from "../route-kit.
 import type { MemberRow, OrganizationRow, TeamMemberRow, TeamRow } from "../rows.js";
 import { joinTeam } from "../team-seats.js";
 
+/**
+ * Bounds of the two sortable columns, the widths MySQL stores them in (`varchar(255)`, and
+ * `varchar(191)` for the unique slug): a longer value is refused with 400 everywhere rather
+ * than stored on one database and a 500 on another (DIVERGENCES.md row 602).
+ */
+export const organizationName = v.pipe(v.string(), v.minLength(1), v.maxLength(255));
+export const organizationSlug = v.pipe(v.string(), v.minLength(1), v.maxLength(191));
+
 /** Who creates: the session's user, or (server call without headers) the body's `userId`. */
 async function creator(ctx: EndpointContext, userId: string | undefined) {
   const session = await getSessionFromRequest(ctx);
@@ -40,8 +48,8 @@ async function limitReached(ctx: EndpointContext, options: ResolvedOrganizationO
  */
 export function createOrganization(options: ResolvedOrganizationOptions) {
   const body = v.object({
-    name: v.pipe(v.string(), v.minLength(1)),
-    slug: v.pipe(v.string(), v.minLength(1)),
+    name: organizationName,
+    slug: organizationSlug,
     userId: v.optional(v.union([v.string(), v.pipe(v.number(), v.transform(String))])),
     logo: v.nullish(v.string()),
     metadata: v.optional(v.record(v.string(), v.unknown())),

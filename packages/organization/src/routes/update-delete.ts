@@ -1,6 +1,7 @@
 import { APIError, endpoint, getSessionFromRequest } from "@latchkey/core";
 import * as v from "valibot";
 import { additionalFieldEntries } from "../additional-fields.js";
+import { organizationName, organizationSlug } from "./create.js";
 import { mergeHookData } from "../hooks.js";
 import { findMember, findOrganization, findOrganizationBySlug } from "../member-store.js";
 import { withOrganizationLock } from "../org-lock.js";
@@ -17,8 +18,8 @@ import type { OrganizationRow } from "../rows.js";
 export function updateOrganization(options: ResolvedOrganizationOptions) {
   const data = v.pipe(
     v.object({
-      name: v.optional(v.pipe(v.string(), v.minLength(1))),
-      slug: v.optional(v.pipe(v.string(), v.minLength(1))),
+      name: v.optional(organizationName),
+      slug: v.optional(organizationSlug),
       logo: v.nullish(v.string()),
       metadata: v.optional(v.record(v.string(), v.unknown())),
       ...additionalFieldEntries(options.schema?.organization?.additionalFields, true),
