@@ -130,7 +130,7 @@ export const organizationClient = (
       organization[name] = (args?: Query | { query?: Query }, request: RequestOptions = {}) =>
         call(path, { ...request, method: "GET", query: queryOf(args) });
     }
-    const roles = options.roles ?? defaultRoles;
+    const roles: Record<string, Role> = options.roles ?? defaultRoles;
     organization.checkRolePermission = ({ role, permissions }: { role: string; permissions: Record<string, string[]> }) =>
       role.split(",").some((name) => Object.hasOwn(roles, name) && roles[name]!.authorize(permissions as AuthorizeRequest).success);
     return { organization: organization as OrganizationClientMethods["organization"] };
