@@ -2,7 +2,7 @@ import { endpoint, fail as coreFail, getSessionFromRequest, sessionMiddleware, t
 import * as v from "valibot";
 import { additionalFieldEntries, pickAdditional } from "../additional-fields.js";
 import { mergeHookData } from "../hooks.js";
-import { countCreators, deleteMember, findMember, findMemberByEmail, findOrganization } from "../member-store.js";
+import { countCreators, deleteMember, findMember, findMemberByEmail, findOrganization, withUser } from "../member-store.js";
 import { membershipLimitReached, seatLimit } from "../limits.js";
 import { withOrganizationLock } from "../org-lock.js";
 import type { ResolvedOrganizationOptions } from "../options.js";
@@ -103,6 +103,7 @@ export function removeMember(options: ResolvedOrganizationOptions) {
         ? await findMemberByEmail(adapter, key, organizationId)
         : await adapter.findOne<MemberRow>({ model: "member", where: [{ field: "id", value: key }] });
       if (!target) throw fail("MEMBER_NOT_FOUND", "BAD_REQUEST");
+      // Reference: a member found by email is answered with its user, one found by id without.
       const { user: _user, ...toRemove } = target as MemberRow & { user?: unknown };
       if (toRemove.role.split(",").includes(options.creatorRole)) {
         if (!member.role.split(",").map((r) => r.trim()).includes(options.creatorRole)) {
@@ -121,13 +122,13 @@ export function removeMember(options: ResolvedOrganizationOptions) {
       if (!user) throw messageError("BAD_REQUEST", "User not found");
       await options.organizationHooks?.beforeRemoveMember?.({ member: toRemove as MemberRow, user, organization });
       await deleteMember(adapter, options, toRemove as MemberRow);
-      return { member: toRemove as MemberRow, user, organization };
+      return { member: toRemove as MemberRow, answered: target as MemberRow, user, organization };
     });
     if (session.user.id === removed.member.userId && activeOrganizationId(session) === organizationId) {
       await internalAdapter.updateSession(session.session.token, { activeOrganizationId: null });
     }
-    await options.organizationHooks?.afterRemoveMember?.(removed);
-    return { member: removed.member };
+    await options.organizationHooks?.afterRemoveMember?.({ member: removed.member, user: removed.user, organization: removed.organization });
+    return { member: removed.answered };
   });
 }
 
@@ -147,7 +148,7 @@ export function leaveOrganization(options: ResolvedOrganizationOptions) {
         throw fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER", "BAD_REQUEST");
       }
       await deleteMember(adapter, options, found);
-      return found;
+      return withUser(adapter, found);
     });
     if (activeOrganizationId(session) === organizationId) {
       await internalAdapter.updateSession(session.session.token, { activeOrganizationId: null });
