@@ -327,6 +327,26 @@ describe("organization: the reference's organizationClient() over real HTTP", ()
   });
 });
 
+describe("organization: divergence row 604 (dynamic access control without an ac)", () => {
+  it("row 604: the reference starts and answers 501 MISSING_AC_INSTANCE on create-role; Latchkey's organization() throws a TypeError", async () => {
+    const pair = await createPair({
+      reference: { plugins: [referenceOrganization({ dynamicAccessControl: { enabled: true } })] },
+      latchkey: { plugins: [organization()] },
+    });
+    try {
+      const owner = new Browser(pair.reference);
+      await owner.signUp("dac@example.com");
+      await owner.send("/organization/create", { name: "Dac", slug: "dac" });
+      const answer = await owner.send("/organization/create-role", { role: "x", permission: { member: ["update"] } });
+      expect(answer.status).toBe(501);
+      expect(answer.json).toMatchObject({ code: "MISSING_AC_INSTANCE" });
+    } finally {
+      pair.close();
+    }
+    expect(() => organization({ dynamicAccessControl: { enabled: true } })).toThrow(TypeError);
+  });
+});
+
 describe("organization: divergences (DIVERGENCES.md rows 600-603)", () => {
   let pair: Pair;
   let owner: Browser;
