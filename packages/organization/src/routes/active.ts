@@ -71,6 +71,26 @@ export const setActiveOrganization = endpoint(
   },
 );
 
+/**
+ * The organization a read names (slug, then id, then the active one), or null when none is
+ * named; 400 when it does not exist, 403 (and the active organization cleared) when the caller
+ * is not a member.
+ */
+async function readableOrganization(
+  ctx: EndpointContext,
+  session: SessionWithUser,
+  query: { organizationId?: string | undefined; organizationSlug?: string | undefined } | undefined,
+): Promise<OrganizationRow | null> {
+  const { adapter } = ctx.context;
+  const slug = query?.organizationSlug;
+  const key = slug || query?.organizationId || activeOrganizationId(session);
+  if (!key) return null;
+  const organization = slug ? await findOrganizationBySlug(adapter, key) : await findOrganization(adapter, key);
+  if (!organization) throw fail("ORGANIZATION_NOT_FOUND", "BAD_REQUEST");
+  if (!(await findMember(adapter, session.user.id, organization.id))) await refuseNonMember(ctx, session);
+  return organization;
+}
+
 const orgQuery = v.optional(v.object({ organizationId: v.optional(v.string()), organizationSlug: v.optional(v.string()) }));
 
 /** `GET /organization/get-organization`: the given (or active) organization, or null. */
@@ -78,14 +98,8 @@ export const getOrganization = endpoint(
   "/organization/get-organization",
   { method: "GET", query: orgQuery, requireHeaders: true, use: [sessionMiddleware] },
   async (ctx) => {
-    const { session, adapter } = ctx.context;
-    const slug = ctx.query?.organizationSlug;
-    const key = slug || ctx.query?.organizationId || activeOrganizationId(session);
-    if (!key) return null;
-    const organization = slug ? await findOrganizationBySlug(adapter, key) : await findOrganization(adapter, key);
-    if (!organization) throw fail("ORGANIZATION_NOT_FOUND", "BAD_REQUEST");
-    if (!(await findMember(adapter, session.user.id, organization.id))) await refuseNonMember(ctx, session);
-    return organizationOutput(ctx, organization);
+    const organization = await readableOrganization(ctx, ctx.context.session, ctx.query);
+    return organization && organizationOutput(ctx, organization);
   },
 );
 
@@ -106,12 +120,8 @@ export function getFullOrganization(options: ResolvedOrganizationOptions) {
     { method: "GET", query, requireHeaders: true, use: [sessionMiddleware] },
     async (ctx) => {
       const { session, adapter, schema } = ctx.context;
-      const slug = ctx.query?.organizationSlug;
-      const key = slug || ctx.query?.organizationId || activeOrganizationId(session);
-      if (!key) return null;
-      const organization = slug ? await findOrganizationBySlug(adapter, key) : await findOrganization(adapter, key);
-      if (!organization) throw fail("ORGANIZATION_NOT_FOUND", "BAD_REQUEST");
-      if (!(await findMember(adapter, session.user.id, organization.id))) await refuseNonMember(ctx, session);
+      const organization = await readableOrganization(ctx, session, ctx.query);
+      if (!organization) return null;
       const inOrg = [{ field: "organizationId", value: organization.id }];
       const requested = ctx.query?.membersLimit;
       const fallback = typeof options.membershipLimit === "number" ? options.membershipLimit : 100;

@@ -1,4 +1,4 @@
-import { endpoint, sessionMiddleware, type EndpointContext } from "@latchkey/core";
+import { endpoint, sessionMiddleware, type EndpointContext, type SessionWithUser } from "@latchkey/core";
 import * as v from "valibot";
 import { findMember, findOrganization } from "../member-store.js";
 import { seatLimit } from "../limits.js";
@@ -105,30 +105,45 @@ export const listTeamMembers = endpoint(
 );
 
 /**
+ * Inside the lock: the caller still holds `action` on members, the target user is a member, the
+ * team belongs to the organization; answers the team, organization and user.
+ */
+async function teamMemberTarget(
+  ctx: EndpointContext<{ teamId: string; userId: string }, unknown, { session: SessionWithUser }>,
+  options: ResolvedOrganizationOptions,
+  organizationId: string,
+  action: "update" | "delete",
+) {
+  const { adapter, internalAdapter, session } = ctx.context;
+  await stillAllowed(ctx, options, {
+    userId: session.user.id,
+    organizationId,
+    permissions: { member: [action] },
+    notMember: ["USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", "BAD_REQUEST"],
+    denied: action === "update" ? "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER" : "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER",
+  });
+  if (!(await findMember(adapter, ctx.body.userId, organizationId))) throw fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", "BAD_REQUEST");
+  const team = await findTeam(ctx, ctx.body.teamId, organizationId);
+  if (!team) throw fail("TEAM_NOT_FOUND", "BAD_REQUEST");
+  const organization = await findOrganization(adapter, organizationId);
+  if (!organization) throw fail("ORGANIZATION_NOT_FOUND", "BAD_REQUEST");
+  const user = await internalAdapter.findUserById(ctx.body.userId);
+  if (!user) throw messageError("BAD_REQUEST", "User not found");
+  return { team, organization, user };
+}
+
+/**
  * `POST /organization/add-team-member` `{ teamId, userId, organizationId? }` (needs
  * `member:update`; the user must be a member): the team membership. With
  * `maximumMembersPerTeam` the seat is taken atomically (see `joinTeam`), under the lock.
  */
 export function addTeamMember(options: ResolvedOrganizationOptions) {
   return endpoint("/organization/add-team-member", { method: "POST", body: memberBody, requireHeaders: true, use: [sessionMiddleware] }, async (ctx) => {
-    const { session, adapter, internalAdapter } = ctx.context;
+    const { session, adapter } = ctx.context;
     const organizationId = ctx.body.organizationId || activeOrganizationId(session);
     if (!organizationId) throw fail("NO_ACTIVE_ORGANIZATION", "BAD_REQUEST");
     const outcome = await withOrganizationLock(ctx, organizationId, async () => {
-      await stillAllowed(ctx, options, {
-        userId: session.user.id,
-        organizationId,
-        permissions: { member: ["update"] },
-        notMember: ["USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", "BAD_REQUEST"],
-        denied: "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER",
-      });
-      if (!(await findMember(adapter, ctx.body.userId, organizationId))) throw fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", "BAD_REQUEST");
-      const team = await findTeam(ctx, ctx.body.teamId, organizationId);
-      if (!team) throw fail("TEAM_NOT_FOUND", "BAD_REQUEST");
-      const organization = await findOrganization(adapter, organizationId);
-      if (!organization) throw fail("ORGANIZATION_NOT_FOUND", "BAD_REQUEST");
-      const user = await internalAdapter.findUserById(ctx.body.userId);
-      if (!user) throw messageError("BAD_REQUEST", "User not found");
+      const { team, organization, user } = await teamMemberTarget(ctx, options, organizationId, "update");
       const teamMember = { teamId: team.id, userId: user.id };
       await options.organizationHooks?.beforeAddTeamMember?.({ teamMember, team: teamOutput(ctx, team), user, organization });
       const maximum = await seatLimit(options, { teamId: team.id, organizationId, session });
@@ -144,24 +159,11 @@ export function addTeamMember(options: ResolvedOrganizationOptions) {
 /** `POST /organization/remove-team-member` `{ teamId, userId, organizationId? }` (needs `member:delete`): the seat goes back. */
 export function removeTeamMember(options: ResolvedOrganizationOptions) {
   return endpoint("/organization/remove-team-member", { method: "POST", body: memberBody, requireHeaders: true, use: [sessionMiddleware] }, async (ctx) => {
-    const { session, adapter, internalAdapter } = ctx.context;
+    const { session, adapter } = ctx.context;
     const organizationId = ctx.body.organizationId || activeOrganizationId(session);
     if (!organizationId) throw fail("NO_ACTIVE_ORGANIZATION", "BAD_REQUEST");
     const outcome = await withOrganizationLock(ctx, organizationId, async () => {
-      await stillAllowed(ctx, options, {
-        userId: session.user.id,
-        organizationId,
-        permissions: { member: ["delete"] },
-        notMember: ["USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", "BAD_REQUEST"],
-        denied: "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER",
-      });
-      if (!(await findMember(adapter, ctx.body.userId, organizationId))) throw fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", "BAD_REQUEST");
-      const team = await findTeam(ctx, ctx.body.teamId, organizationId);
-      if (!team) throw fail("TEAM_NOT_FOUND", "BAD_REQUEST");
-      const organization = await findOrganization(adapter, organizationId);
-      if (!organization) throw fail("ORGANIZATION_NOT_FOUND", "BAD_REQUEST");
-      const user = await internalAdapter.findUserById(ctx.body.userId);
-      if (!user) throw messageError("BAD_REQUEST", "User not found");
+      const { team, organization, user } = await teamMemberTarget(ctx, options, organizationId, "delete");
       const row = await findTeamMember(adapter, team.id, user.id);
       if (!row) throw fail("USER_IS_NOT_A_MEMBER_OF_THE_TEAM", "BAD_REQUEST");
       const teamMember = publicTeamMember(row);

@@ -1,14 +1,23 @@
-import { APIError, endpoint, getSessionFromRequest } from "@latchkey/core";
+import { APIError, endpoint, getSessionFromRequest, type EndpointContext } from "@latchkey/core";
 import * as v from "valibot";
 import { additionalFieldEntries } from "../additional-fields.js";
 import { organizationName, organizationSlug } from "./create.js";
 import { mergeHookData } from "../hooks.js";
-import { findMember, findOrganization, findOrganizationBySlug } from "../member-store.js";
+import { findOrganization, findOrganizationBySlug } from "../member-store.js";
 import { withOrganizationLock } from "../org-lock.js";
 import type { ResolvedOrganizationOptions } from "../options.js";
-import { hasPermission } from "../permission.js";
 import { activeOrganizationId, fail, organizationOutput, organizationWithMetadata, stillAllowed } from "../route-kit.js";
 import type { OrganizationRow } from "../rows.js";
+
+/** The caller's membership, allowed to `action` the organization (checked before, and again inside, the lock). */
+const mayChange = (ctx: EndpointContext, options: ResolvedOrganizationOptions, userId: string, organizationId: string, action: "update" | "delete") =>
+  stillAllowed(ctx, options, {
+    userId,
+    organizationId,
+    permissions: { organization: [action] },
+    notMember: ["USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", "BAD_REQUEST"],
+    denied: action === "update" ? "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION" : "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION",
+  });
 
 /**
  * `POST /organization/update` `{ data, organizationId? }`: changes the organization (needs
@@ -33,10 +42,7 @@ export function updateOrganization(options: ResolvedOrganizationOptions) {
     const organizationId = ctx.body.organizationId || activeOrganizationId(session);
     if (!organizationId) throw fail("ORGANIZATION_NOT_FOUND", "BAD_REQUEST");
     const { adapter } = ctx.context;
-    const member = await findMember(adapter, session.user.id, organizationId);
-    if (!member) throw fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", "BAD_REQUEST");
-    const may = await hasPermission(adapter, options, { role: member.role, organizationId, permissions: { organization: ["update"] } });
-    if (!may) throw fail("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION", "FORBIDDEN");
+    const member = await mayChange(ctx, options, session.user.id, organizationId, "update");
     let changes: Record<string, unknown> = Object.fromEntries(Object.entries(ctx.body.data).filter(([, value]) => value !== undefined));
     if (typeof changes.slug === "string") {
       const taken = await findOrganizationBySlug(adapter, changes.slug);
@@ -48,13 +54,7 @@ export function updateOrganization(options: ResolvedOrganizationOptions) {
     }
     if (changes.metadata && typeof changes.metadata === "object") changes.metadata = JSON.stringify(changes.metadata);
     const updated = await withOrganizationLock(ctx, organizationId, async () => {
-      await stillAllowed(ctx, options, {
-        userId: session.user.id,
-        organizationId,
-        permissions: { organization: ["update"] },
-        notMember: ["USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", "BAD_REQUEST"],
-        denied: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION",
-      });
+      await mayChange(ctx, options, session.user.id, organizationId, "update");
       return ctx.context.internalAdapter.update<OrganizationRow>("organization", [{ field: "id", value: organizationId }], changes);
     });
     const answer = updated ? organizationWithMetadata(ctx, updated) : null;
@@ -76,10 +76,7 @@ export function deleteOrganization(options: ResolvedOrganizationOptions) {
     const { organizationId } = ctx.body;
     if (!organizationId) throw fail("ORGANIZATION_NOT_FOUND", "BAD_REQUEST");
     const { adapter, internalAdapter } = ctx.context;
-    const member = await findMember(adapter, session.user.id, organizationId);
-    if (!member) throw fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", "BAD_REQUEST");
-    const may = await hasPermission(adapter, options, { role: member.role, organizationId, permissions: { organization: ["delete"] } });
-    if (!may) throw fail("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION", "FORBIDDEN");
+    await mayChange(ctx, options, session.user.id, organizationId, "delete");
     if (organizationId === activeOrganizationId(session)) {
       await internalAdapter.updateSession(session.session.token, { activeOrganizationId: null });
     }
@@ -87,13 +84,7 @@ export function deleteOrganization(options: ResolvedOrganizationOptions) {
     if (!organization) throw new APIError("BAD_REQUEST");
     await options.organizationHooks?.beforeDeleteOrganization?.({ organization, user: session.user });
     await withOrganizationLock(ctx, organizationId, async (db) => {
-      await stillAllowed(ctx, options, {
-        userId: session.user.id,
-        organizationId,
-        permissions: { organization: ["delete"] },
-        notMember: ["USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", "BAD_REQUEST"],
-        denied: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION",
-      });
+      await mayChange(ctx, options, session.user.id, organizationId, "delete");
       const inOrg = [{ field: "organizationId", value: organizationId }];
       if (options.teamsEnabled) {
         const teams = await db.findMany<{ id: string }>({ model: "team", where: inOrg, select: ["id"] });
