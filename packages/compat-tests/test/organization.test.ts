@@ -206,7 +206,7 @@ async function script(side: "reference" | "latchkey"): Promise<unknown[]> {
     await stranger.signUp("s-stranger@example.com");
     const log = async (b: Browser, path: string, body?: unknown) => {
       const a = await b.send(path, body);
-      out.push({ path: path.replace(/id=[^&]+/, "id=<id>"), status: a.status, json: normalize(a.json) });
+      out.push({ path: path.replace(/(id|Id)=[^&]+/, "$1=<id>"), status: a.status, json: normalize(a.json) });
       return a;
     };
     const created = await log(owner, "/organization/create", { name: "Script", slug: "script", logo: "https://x.test/l.png", metadata: { k: "v" } });
@@ -246,8 +246,27 @@ async function script(side: "reference" | "latchkey"): Promise<unknown[]> {
     await log(owner, "/organization/update-member-role", { memberId: ownerMember.id, role: "admin" });
     await log(owner, "/organization/update-member-role", { memberId: memberMember.id, role: "nope" });
     await log(owner, "/organization/update-member-role", { memberId: memberMember.id, role: ["member", "admin"] });
-    await log(owner, "/organization/create-team", { name: "Red" });
+    const red = await log(owner, "/organization/create-team", { name: "Red" });
+    const redId = (red.json as { id: string }).id;
     await log(owner, "/organization/list-teams");
+    await log(owner, "/organization/update-team", { teamId: redId, data: { name: "Red 2" } });
+    await log(owner, "/organization/update-team", { teamId: "nope", data: { name: "X" } });
+    await log(member, "/organization/set-active-team", { teamId: redId });
+    await log(owner, "/organization/add-team-member", { teamId: redId, userId: memberId });
+    await log(owner, "/organization/add-team-member", { teamId: "nope", userId: memberId });
+    await log(member, "/organization/set-active-team", { teamId: redId });
+    await log(member, "/organization/list-team-members");
+    await log(member, "/organization/list-user-teams");
+    await log(owner, `/organization/list-user-teams?userId=${memberId}`);
+    await log(stranger, "/organization/list-team-members?teamId=" + redId);
+    await log(owner, "/organization/invite-member", { email: "t@example.com", role: "member", teamId: "nope" });
+    await log(owner, "/organization/invite-member", { email: "t@example.com", role: "member", teamId: "a,b" });
+    await log(owner, "/organization/remove-team-member", { teamId: redId, userId: memberId });
+    await log(owner, "/organization/remove-team-member", { teamId: redId, userId: memberId });
+    await log(owner, "/organization/set-active-team", { teamId: "nope" });
+    await log(member, "/organization/set-active-team", { teamId: null });
+    await log(owner, "/organization/remove-team", { teamId: redId });
+    await log(owner, "/organization/remove-team", { teamId: redId });
     await log(owner, "/organization/create-role", { role: "owner", permission: { member: ["update"] } });
     await log(owner, "/organization/create-role", { role: "qa", permission: { nothing: ["x"] } });
     await log(owner, "/organization/create-role", { role: "qa", permission: { member: ["update"] } });
