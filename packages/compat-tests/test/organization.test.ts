@@ -251,6 +251,7 @@ async function script(side: "reference" | "latchkey"): Promise<unknown[]> {
     await log(owner, "/organization/list-teams");
     await log(owner, "/organization/update-team", { teamId: redId, data: { name: "Red 2" } });
     await log(owner, "/organization/update-team", { teamId: "nope", data: { name: "X" } });
+    await log(owner, "/organization/update-team", { teamId: redId, data: {} });
     await log(member, "/organization/set-active-team", { teamId: redId });
     await log(owner, "/organization/add-team-member", { teamId: redId, userId: memberId });
     await log(owner, "/organization/add-team-member", { teamId: "nope", userId: memberId });
