@@ -3,6 +3,8 @@ import { Hono } from "hono";
 import type { AddressInfo } from "node:net";
 import type { Outbox } from "./outbox.js";
 import { renderHomePage } from "./pages/home.js";
+import { renderInvitationPage } from "./pages/invitation.js";
+import { renderOrganizationsPage } from "./pages/organizations.js";
 import { renderOutboxPage } from "./pages/outbox.js";
 import { renderResetPasswordPage } from "./pages/reset-password.js";
 
@@ -21,6 +23,8 @@ export function createDemoApp(auth: AuthHandler, outbox: Outbox): Hono {
   const pages = {
     "/": renderHomePage(),
     "/outbox": renderOutboxPage(),
+    "/organizations": renderOrganizationsPage(),
+    "/invitation": renderInvitationPage(),
     "/reset-password": renderResetPasswordPage(),
   };
   app.all("/api/auth/*", (c) => auth.handler(c.req.raw));

@@ -158,6 +158,67 @@ it("resets a forgotten password through the link in the outbox", async () => {
   await page.close();
 }, 120_000);
 
+it("organizations: create one, invite through the outbox, the invitee accepts, a team gets both", async () => {
+  const { demo, browser } = await setup();
+  const stamp = Date.now();
+  const [alice, bob] = [`alice-${stamp}@example.com`, `bob-${stamp}@example.com`];
+  const owner = await browser.newPage();
+  await owner.goto(`${demo.baseURL}/`);
+  await signUp(owner, alice);
+  await waitForSession(owner, alice);
+
+  await owner.click("nav a[href='/organizations']");
+  await owner.fill("#org-name", "Acme");
+  await owner.fill("#org-slug", `acme-${stamp}`);
+  await owner.click("#create-org button[type=submit]");
+  await owner.locator(`#orgs li[data-slug="acme-${stamp}"]`, { hasText: "active" }).waitFor();
+  await owner.locator(`#members li[data-email="${alice}"]`, { hasText: "owner" }).waitFor();
+  await owner.fill("#invite-email", bob);
+  await owner.click("#invite button[type=submit]");
+  await owner.locator(`#invitations li[data-email="${bob}"][data-status="pending"]`).waitFor();
+
+  // Bob signs up in his own browser, opens the invitation from the outbox and accepts it.
+  const invitee = await browser.newPage();
+  await invitee.goto(`${demo.baseURL}/`);
+  await signUp(invitee, bob);
+  await waitForSession(invitee, bob);
+  await invitee.goto(`${demo.baseURL}/outbox`);
+  await invitee
+    .locator(`#mails li[data-to="${bob}"]`, { hasText: "invites you to Acme" })
+    .locator("a")
+    .click();
+  await invitee.waitForURL(/\/invitation\?id=/);
+  await invitee.locator("#invitation", { hasText: `${alice} invites you to Acme as member.` }).waitFor();
+  await invitee.click("#accept");
+  await invitee.locator("#answered", { hasText: "Accepted." }).waitFor();
+  await invitee.click("#answered a");
+  await invitee.locator(`#orgs li[data-slug="acme-${stamp}"]`, { hasText: "active" }).waitFor();
+  await invitee.locator(`#members li[data-email="${alice}"]`, { hasText: "owner" }).waitFor();
+  await invitee.locator(`#members li[data-email="${bob}"]`, { hasText: "member" }).waitFor();
+
+  // Alice sees the accepted invitation, makes a team and puts both in it.
+  await owner.reload();
+  await owner.locator(`#invitations li[data-email="${bob}"][data-status="accepted"]`).waitFor();
+  await owner.fill("#team-name", "Core");
+  await owner.click("#create-team button[type=submit]");
+  const team = owner.locator('#teams li[data-team="Core"]');
+  await team.waitFor();
+  for (const email of [alice, bob]) {
+    await team.locator("select").selectOption({ label: email });
+    await team.locator("button", { hasText: "Add to team" }).click();
+    await owner.locator(`#teams li[data-team="Core"][data-members*="${email}"]`).waitFor();
+  }
+  await team.locator("button", { hasText: "Set active team" }).click();
+  await owner.locator('#teams li[data-team="Core"]', { hasText: "active" }).waitFor();
+  expect(await owner.isHidden("#error")).toBe(true);
+  await owner.screenshot({
+    path: join(import.meta.dirname, "../test-results/organizations.png"),
+    fullPage: true,
+  });
+  await owner.close();
+  await invitee.close();
+}, 120_000);
+
 async function signUp(page: Page, email: string): Promise<void> {
   await page.fill("#sign-up-name", email.split("@")[0] ?? email);
   await page.fill("#sign-up-email", email);
