@@ -1,0 +1,63 @@
+import { endpoint, sensitiveSessionMiddleware, toOutput, type Where, type WhereOperator } from "@latchkey/core";
+import * as v from "valibot";
+import { requirePermission } from "../guard.js";
+import type { ResolvedAdminOptions } from "../options.js";
+import { userFilter, type ListUsersQuery } from "../user-query.js";
+
+const OPERATORS: readonly WhereOperator[] = [
+  "eq",
+  "ne",
+  "lt",
+  "lte",
+  "gt",
+  "gte",
+  "in",
+  "not_in",
+  "contains",
+  "starts_with",
+  "ends_with",
+];
+
+/** A paging number as a query string or a JSON number (server calls). */
+const count = v.union([v.string(), v.number()]);
+
+const query = v.object({
+  searchValue: v.optional(v.string()),
+  searchField: v.optional(v.picklist(["email", "name"])),
+  searchOperator: v.optional(v.picklist(["contains", "starts_with", "ends_with"])),
+  limit: v.optional(count),
+  offset: v.optional(count),
+  sortBy: v.optional(v.string()),
+  sortDirection: v.optional(v.picklist(["asc", "desc"])),
+  filterField: v.optional(v.string()),
+  filterValue: v.optional(
+    v.union([v.string(), v.number(), v.boolean(), v.array(v.string()), v.array(v.number())]),
+  ),
+  filterOperator: v.optional(v.picklist(OPERATORS)),
+});
+
+/**
+ * `GET /admin/list-users` (`user:list`): `{ users, total, limit, offset }`. One page is read
+ * with the adapter's where, sort, limit and offset, and `total` with its count under the same
+ * where, so the cost follows the page and the indexes, never the number of users. A search
+ * (`searchValue` in `searchField` email|name, `searchOperator` contains|starts_with|ends_with)
+ * and a filter (`filterField`, `filterOperator`, `filterValue`) combine with AND.
+ */
+export const listUsers = (options: ResolvedAdminOptions) =>
+  endpoint("/admin/list-users", { method: "GET", query, use: [sensitiveSessionMiddleware] }, async (ctx) => {
+    const auth = ctx.context;
+    requirePermission(auth.session, { user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS", options);
+    const plan = userFilter(auth.schema, ctx.query as ListUsersQuery);
+    // The reference's answer when its database refused the query.
+    if (plan.matchesNothing) return { users: [], total: 0 };
+    const where: Where[] | undefined = plan.where.length ? plan.where : undefined;
+    const users = await auth.adapter.findMany({
+      model: "user",
+      ...(where ? { where } : {}),
+      ...(plan.limit !== undefined ? { limit: plan.limit } : {}),
+      ...(plan.offset !== undefined ? { offset: plan.offset } : {}),
+      ...(plan.sortBy ? { sortBy: plan.sortBy } : {}),
+    });
+    const total = await auth.adapter.count({ model: "user", ...(where ? { where } : {}) });
+    return { users: users.map((u) => toOutput(auth.schema, "user", u)), total, limit: plan.limit, offset: plan.offset };
+  });
