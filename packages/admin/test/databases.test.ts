@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseKind, TestAuth } from "@latchkey/test-support";
+import { SESSION_COOKIE, adminInstance, client, member, type Member } from "./instance.ts";
+
+describe.each(["postgres", "mysql"] as DatabaseKind[])("admin on %s", (kind) => {
+  let t: TestAuth;
+  let root: Member;
+  beforeAll(async () => {
+    t = await adminInstance(kind);
+    root = await member(t, `db-root-${kind}`, "admin");
+  });
+  afterAll(() => t.close());
+
+  it("create, list, set-role, ban, unban and remove", async () => {
+    const made = await root.browser.post<{ user: { id: string } }>("/admin/create-user", {
+      email: `db-made-${kind}@example.com`,
+      name: "Made",
+      password: "long-enough-password",
+      data: { banned: true, banReason: "pre-banned", banExpires: new Date(Date.now() + 60_000).toISOString() },
+    });
+    expect(made.status).toBe(200);
+    const id = made.json!.user.id;
+    const found = await root.browser.get<{ users: { id: string; banned: boolean }[]; total: number }>(
+      `/admin/list-users?searchValue=db-made&filterField=banned&filterValue=true`,
+    );
+    expect(found.json).toMatchObject({ total: 1, users: [{ id, banned: true }] });
+    const signIn = await client(t.auth).post("/sign-in/email", { email: `db-made-${kind}@example.com`, password: "long-enough-password" });
+    expect(signIn.status).toBe(403);
+    expect((await root.browser.post("/admin/unban-user", { userId: id })).status).toBe(200);
+    expect((await root.browser.post("/admin/set-role", { userId: id, role: ["user", "admin"] })).status).toBe(200);
+    expect((await root.browser.post("/admin/remove-user", { userId: id })).json).toEqual({ success: true });
+  });
+
+  it("stop-impersonating raced by parallel replays ends the impersonation once", async () => {
+    const target = await member(t, `db-imp-${kind}`);
+    const browser = client(t.auth);
+    browser.jar.values.set(SESSION_COOKIE, root.browser.jar.values.get(SESSION_COOKIE)!);
+    const started = await browser.post<{ session: { token: string } }>("/admin/impersonate-user", { userId: target.id });
+    expect(started.status).toBe(200);
+    const cookie = browser.jar.header()!;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => client(t.auth).post("/admin/stop-impersonating", undefined, { headers: { cookie } })),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    // Losers find the session gone (401) or already claimed (400 "You are not impersonating anyone").
+    expect(answers.filter((a) => a.status !== 200 && a.status !== 401).map((a) => a.json)).toEqual(
+      answers.filter((a) => a.status === 400).map(() => ({ message: "You are not impersonating anyone" })),
+    );
+    expect(await t.auth.$context.internalAdapter.findSession(started.json!.session.token)).toBeNull();
+  });
+
+  it("an impersonate-user request replayed after the administrator signed out is refused", async () => {
+    const admin = await member(t, `db-replay-${kind}`, "admin");
+    const target = await member(t, `db-replay-target-${kind}`);
+    const cookie = admin.browser.jar.header()!;
+    const first = await client(t.auth).post("/admin/impersonate-user", { userId: target.id }, { headers: { cookie } });
+    expect(first.status).toBe(200);
+    await admin.browser.post("/sign-out");
+    const replay = await client(t.auth).post("/admin/impersonate-user", { userId: target.id }, { headers: { cookie } });
+    expect(replay.status).toBe(401);
+  });
+});
