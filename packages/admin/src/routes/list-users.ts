@@ -21,8 +21,14 @@ const OPERATORS: readonly WhereOperator[] = [
 /** A paging number as a query string or a JSON number (server calls). */
 const count = v.union([v.string(), v.number()]);
 
+/**
+ * The longest search accepted. A pattern past SQLite's LIKE limit (50,000 bytes) makes the
+ * database refuse the query; no stored email or name is searched for with more than this.
+ */
+const MAX_SEARCH = 1000;
+
 const query = v.object({
-  searchValue: v.optional(v.string()),
+  searchValue: v.optional(v.pipe(v.string(), v.maxLength(MAX_SEARCH))),
   searchField: v.optional(v.picklist(["email", "name"])),
   searchOperator: v.optional(v.picklist(["contains", "starts_with", "ends_with"])),
   limit: v.optional(count),
