@@ -1,5 +1,12 @@
 import type { AuthorizeRequest } from "@latchkey/access";
-import type { EndpointContext, SessionWithUser } from "@latchkey/core";
+import {
+  APIError,
+  getSessionFromRequest,
+  type EndpointContext,
+  type EndpointMiddleware,
+  type SessionWithUser,
+  type WithSession,
+} from "@latchkey/core";
 import { ADMIN_ERROR_CODES, type AdminErrorCode } from "./error-codes.js";
 import type { ResolvedAdminOptions } from "./options.js";
 import { hasPermission } from "./permission.js";
@@ -37,3 +44,14 @@ export function isBareServerCall(ctx: EndpointContext): boolean {
   });
   return !any;
 }
+
+/**
+ * The admin routes' session guard: the caller's session read from storage (never the cache
+ * cookie, so a revoked administrator is refused at once), or 401 with no body, as the
+ * reference's admin middleware answers.
+ */
+export const adminSessionMiddleware: EndpointMiddleware<WithSession> = async (ctx) => {
+  ctx.context.session = null;
+  const session = await getSessionFromRequest(ctx, { disableCookieCache: true });
+  if (!session) throw new APIError("UNAUTHORIZED");
+};

@@ -1,7 +1,7 @@
-import { endpoint, fail, sensitiveSessionMiddleware, toOutput } from "@latchkey/core";
+import { endpoint, fail, toOutput } from "@latchkey/core";
 import * as v from "valibot";
 import { ADMIN_ERROR_CODES } from "../error-codes.js";
-import { requirePermission } from "../guard.js";
+import { adminSessionMiddleware, requirePermission } from "../guard.js";
 import type { ResolvedAdminOptions } from "../options.js";
 import { userId, userIdBody } from "./inputs.js";
 
@@ -35,7 +35,7 @@ function banEnd(seconds: number | undefined, options: ResolvedAdminOptions): Dat
  * it is caught by the session gate (ban-gate.ts). Banning oneself is 400 `YOU_CANNOT_BAN_YOURSELF`.
  */
 export const banUser = (options: ResolvedAdminOptions) =>
-  endpoint("/admin/ban-user", { method: "POST", body: banBody, use: [sensitiveSessionMiddleware] }, async (ctx) => {
+  endpoint("/admin/ban-user", { method: "POST", body: banBody, use: [adminSessionMiddleware] }, async (ctx) => {
     const auth = ctx.context;
     requirePermission(auth.session, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS", options);
     if (!(await auth.internalAdapter.findUserById(ctx.body.userId))) throw fail("NOT_FOUND", "USER_NOT_FOUND");
@@ -53,7 +53,7 @@ export const banUser = (options: ResolvedAdminOptions) =>
 
 /** `POST /admin/unban-user` `{ userId }` (`user:ban`): clears the ban, its reason and its end; `{ user }`. */
 export const unbanUser = (options: ResolvedAdminOptions) =>
-  endpoint("/admin/unban-user", { method: "POST", body: userIdBody, use: [sensitiveSessionMiddleware] }, async (ctx) => {
+  endpoint("/admin/unban-user", { method: "POST", body: userIdBody, use: [adminSessionMiddleware] }, async (ctx) => {
     const auth = ctx.context;
     requirePermission(auth.session, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS", options);
     if (!(await auth.internalAdapter.findUserById(ctx.body.userId))) throw fail("NOT_FOUND", "USER_NOT_FOUND");

@@ -3,13 +3,12 @@ import {
   endpoint,
   fail,
   getClientIP,
-  sensitiveSessionMiddleware,
   setSessionCookie,
   toOutput,
 } from "@latchkey/core";
 import { setAdminCookie } from "../admin-cookie.js";
 import { ADMIN_ERROR_CODES } from "../error-codes.js";
-import { requirePermission } from "../guard.js";
+import { adminSessionMiddleware, requirePermission } from "../guard.js";
 import type { ResolvedAdminOptions } from "../options.js";
 import { hasPermission, isAdminUser } from "../permission.js";
 import type { UserWithRole } from "../schema.js";
@@ -29,7 +28,7 @@ import { userIdBody } from "./inputs.js";
 export const impersonateUser = (options: ResolvedAdminOptions) =>
   endpoint(
     "/admin/impersonate-user",
-    { method: "POST", body: userIdBody, use: [sensitiveSessionMiddleware] },
+    { method: "POST", body: userIdBody, use: [adminSessionMiddleware] },
     async (ctx) => {
       const auth = ctx.context;
       const admin = auth.session;

@@ -1,6 +1,6 @@
-import { endpoint, sensitiveSessionMiddleware, toOutput, type Where, type WhereOperator } from "@latchkey/core";
+import { endpoint, toOutput, type Where, type WhereOperator } from "@latchkey/core";
 import * as v from "valibot";
-import { requirePermission } from "../guard.js";
+import { adminSessionMiddleware, requirePermission } from "../guard.js";
 import type { ResolvedAdminOptions } from "../options.js";
 import { userFilter, type ListUsersQuery } from "../user-query.js";
 
@@ -50,7 +50,7 @@ const query = v.object({
  * and a filter (`filterField`, `filterOperator`, `filterValue`) combine with AND.
  */
 export const listUsers = (options: ResolvedAdminOptions) =>
-  endpoint("/admin/list-users", { method: "GET", query, use: [sensitiveSessionMiddleware] }, async (ctx) => {
+  endpoint("/admin/list-users", { method: "GET", query, use: [adminSessionMiddleware] }, async (ctx) => {
     const auth = ctx.context;
     requirePermission(auth.session, { user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS", options);
     const plan = userFilter(auth.schema, ctx.query as ListUsersQuery);

@@ -1,6 +1,6 @@
-import { endpoint, fail, sensitiveSessionMiddleware } from "@latchkey/core";
+import { endpoint, fail } from "@latchkey/core";
 import { ADMIN_ERROR_CODES } from "../error-codes.js";
-import { requirePermission } from "../guard.js";
+import { adminSessionMiddleware, requirePermission } from "../guard.js";
 import type { ResolvedAdminOptions } from "../options.js";
 import { userIdBody } from "./inputs.js";
 
@@ -9,7 +9,7 @@ import { userIdBody } from "./inputs.js";
  * and accounts; `{ success: true }`. Removing oneself is 400 `YOU_CANNOT_REMOVE_YOURSELF`.
  */
 export const removeUser = (options: ResolvedAdminOptions) =>
-  endpoint("/admin/remove-user", { method: "POST", body: userIdBody, use: [sensitiveSessionMiddleware] }, async (ctx) => {
+  endpoint("/admin/remove-user", { method: "POST", body: userIdBody, use: [adminSessionMiddleware] }, async (ctx) => {
     const auth = ctx.context;
     requirePermission(auth.session, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS", options);
     if (ctx.body.userId === auth.session.user.id) throw ADMIN_ERROR_CODES.fail("YOU_CANNOT_REMOVE_YOURSELF", "BAD_REQUEST");

@@ -1,6 +1,6 @@
-import { endpoint, fail, sensitiveSessionMiddleware, toOutput } from "@latchkey/core";
+import { endpoint, fail, toOutput } from "@latchkey/core";
 import * as v from "valibot";
-import { requirePermission } from "../guard.js";
+import { adminSessionMiddleware, requirePermission } from "../guard.js";
 import type { ResolvedAdminOptions } from "../options.js";
 import { storedRole } from "../roles-input.js";
 import { roleValue, userId } from "./inputs.js";
@@ -14,7 +14,7 @@ const body = v.object({ userId, role: roleValue });
 export const setRole = (options: ResolvedAdminOptions) =>
   endpoint(
     "/admin/set-role",
-    { method: "POST", body, requireHeaders: true, use: [sensitiveSessionMiddleware] },
+    { method: "POST", body, requireHeaders: true, use: [adminSessionMiddleware] },
     async (ctx) => {
       const auth = ctx.context;
       requirePermission(auth.session, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE", options);

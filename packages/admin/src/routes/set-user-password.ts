@@ -1,6 +1,6 @@
-import { endpoint, fail, sensitiveSessionMiddleware } from "@latchkey/core";
+import { endpoint, fail } from "@latchkey/core";
 import * as v from "valibot";
-import { requirePermission } from "../guard.js";
+import { adminSessionMiddleware, requirePermission } from "../guard.js";
 import type { ResolvedAdminOptions } from "../options.js";
 import { assertPasswordLength } from "../password-length.js";
 import { userId } from "./inputs.js";
@@ -17,7 +17,7 @@ const body = v.object({
  * `PASSWORD_TOO_LONG`).
  */
 export const setUserPassword = (options: ResolvedAdminOptions) =>
-  endpoint("/admin/set-user-password", { method: "POST", body, use: [sensitiveSessionMiddleware] }, async (ctx) => {
+  endpoint("/admin/set-user-password", { method: "POST", body, use: [adminSessionMiddleware] }, async (ctx) => {
     const auth = ctx.context;
     requirePermission(auth.session, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD", options);
     const { newPassword, userId: id } = ctx.body;

@@ -1,7 +1,7 @@
-import { endpoint, fail, isEmail, sensitiveSessionMiddleware, toOutput } from "@latchkey/core";
+import { endpoint, fail, isEmail, toOutput } from "@latchkey/core";
 import * as v from "valibot";
 import { ADMIN_ERROR_CODES } from "../error-codes.js";
-import { requirePermission, type AdminSession } from "../guard.js";
+import { adminSessionMiddleware, requirePermission, type AdminSession } from "../guard.js";
 import type { ResolvedAdminOptions } from "../options.js";
 import { storedRole } from "../roles-input.js";
 import { userColumns } from "../user-data.js";
@@ -52,7 +52,7 @@ async function checkedChanges(
  * Setting `banned: true` deletes the user's sessions after the ban is written, as ban-user does.
  */
 export const adminUpdateUser = (options: ResolvedAdminOptions) =>
-  endpoint("/admin/update-user", { method: "POST", body, use: [sensitiveSessionMiddleware] }, async (ctx) => {
+  endpoint("/admin/update-user", { method: "POST", body, use: [adminSessionMiddleware] }, async (ctx) => {
     const auth = ctx.context;
     const session = auth.session as AdminSession;
     requirePermission(session, { user: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS", options);

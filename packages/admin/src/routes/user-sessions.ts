@@ -1,6 +1,6 @@
-import { endpoint, sensitiveSessionMiddleware, toOutput } from "@latchkey/core";
+import { endpoint, toOutput } from "@latchkey/core";
 import * as v from "valibot";
-import { requirePermission } from "../guard.js";
+import { adminSessionMiddleware, requirePermission } from "../guard.js";
 import type { ResolvedAdminOptions } from "../options.js";
 import { userIdBody } from "./inputs.js";
 
@@ -8,7 +8,7 @@ import { userIdBody } from "./inputs.js";
 export const listUserSessions = (options: ResolvedAdminOptions) =>
   endpoint(
     "/admin/list-user-sessions",
-    { method: "POST", body: userIdBody, use: [sensitiveSessionMiddleware] },
+    { method: "POST", body: userIdBody, use: [adminSessionMiddleware] },
     async (ctx) => {
       const auth = ctx.context;
       requirePermission(auth.session, { session: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS", options);
@@ -21,7 +21,7 @@ export const listUserSessions = (options: ResolvedAdminOptions) =>
 export const revokeUserSession = (options: ResolvedAdminOptions) =>
   endpoint(
     "/admin/revoke-user-session",
-    { method: "POST", body: v.object({ sessionToken: v.string() }), use: [sensitiveSessionMiddleware] },
+    { method: "POST", body: v.object({ sessionToken: v.string() }), use: [adminSessionMiddleware] },
     async (ctx) => {
       const auth = ctx.context;
       requirePermission(auth.session, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS", options);
@@ -34,7 +34,7 @@ export const revokeUserSession = (options: ResolvedAdminOptions) =>
 export const revokeUserSessions = (options: ResolvedAdminOptions) =>
   endpoint(
     "/admin/revoke-user-sessions",
-    { method: "POST", body: userIdBody, use: [sensitiveSessionMiddleware] },
+    { method: "POST", body: userIdBody, use: [adminSessionMiddleware] },
     async (ctx) => {
       const auth = ctx.context;
       requirePermission(auth.session, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS", options);
