@@ -14,7 +14,7 @@ const body = v.object({
   permissions: v.optional(request),
 });
 
-/** The reference's message-only 400s of this route. */
+/** The reference's message-only 400s of this route (never "no permission(s) were passed": the schema refuses that first over HTTP). */
 const refuse = (message: string): APIError => new APIError("BAD_REQUEST", { message });
 
 /**
@@ -27,8 +27,11 @@ const refuse = (message: string): APIError => new APIError("BAD_REQUEST", { mess
  */
 export const userHasPermission = (options: ResolvedAdminOptions) =>
   endpoint("/admin/has-permission", { method: "POST", body }, async (ctx) => {
+    // Reference schema: exactly one of `permission` and `permissions` (zod `xor`).
     const asked = ctx.body.permissions ?? ctx.body.permission;
-    if (!asked) throw refuse("invalid permission check. no permission(s) were passed.");
+    if (!asked || (ctx.body.permission && ctx.body.permissions)) {
+      throw new APIError("BAD_REQUEST", { code: "VALIDATION_ERROR", message: "[body] Invalid input" });
+    }
     ctx.context.session = null;
     const session = await getSessionFromRequest(ctx, { disableCookieCache: true });
     if (!session && !isBareServerCall(ctx)) throw new APIError("UNAUTHORIZED");

@@ -11,3 +11,16 @@ export const roleValue = v.union([v.string(), v.array(v.string())]);
 
 /** `{ userId }`, the body of most admin routes. */
 export const userIdBody = v.object({ userId });
+
+/**
+ * One of `options`, refused with the reference's (zod) wording: `Invalid option: expected one
+ * of "a"|"b"` (core renders a valibot picklist as "expected enum").
+ */
+export function oneOf<const T extends readonly string[]>(options: T) {
+  const message = `Invalid option: expected one of ${options.map((o) => JSON.stringify(o)).join("|")}`;
+  return v.pipe(
+    v.string(),
+    v.check((value) => options.includes(value), message),
+    v.transform((value) => value as T[number]),
+  );
+}

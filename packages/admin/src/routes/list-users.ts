@@ -3,8 +3,9 @@ import * as v from "valibot";
 import { adminSessionMiddleware, requirePermission } from "../guard.js";
 import type { ResolvedAdminOptions } from "../options.js";
 import { userFilter, type ListUsersQuery } from "../user-query.js";
+import { oneOf } from "./inputs.js";
 
-const OPERATORS: readonly WhereOperator[] = [
+const OPERATORS = [
   "eq",
   "ne",
   "lt",
@@ -16,7 +17,7 @@ const OPERATORS: readonly WhereOperator[] = [
   "contains",
   "starts_with",
   "ends_with",
-];
+] as const satisfies readonly WhereOperator[];
 
 /** A paging number as a query string or a JSON number (server calls). */
 const count = v.union([v.string(), v.number()]);
@@ -29,17 +30,17 @@ const MAX_SEARCH = 1000;
 
 const query = v.object({
   searchValue: v.optional(v.pipe(v.string(), v.maxLength(MAX_SEARCH))),
-  searchField: v.optional(v.picklist(["email", "name"])),
-  searchOperator: v.optional(v.picklist(["contains", "starts_with", "ends_with"])),
+  searchField: v.optional(oneOf(["email", "name"])),
+  searchOperator: v.optional(oneOf(["contains", "starts_with", "ends_with"])),
   limit: v.optional(count),
   offset: v.optional(count),
   sortBy: v.optional(v.string()),
-  sortDirection: v.optional(v.picklist(["asc", "desc"])),
+  sortDirection: v.optional(oneOf(["asc", "desc"])),
   filterField: v.optional(v.string()),
   filterValue: v.optional(
     v.union([v.string(), v.number(), v.boolean(), v.array(v.string()), v.array(v.number())]),
   ),
-  filterOperator: v.optional(v.picklist(OPERATORS)),
+  filterOperator: v.optional(oneOf(OPERATORS)),
 });
 
 /**

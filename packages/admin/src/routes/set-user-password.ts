@@ -6,8 +6,9 @@ import { assertPasswordLength } from "../password-length.js";
 import { userId } from "./inputs.js";
 
 const body = v.object({
-  newPassword: v.pipe(v.string(), v.nonEmpty("newPassword cannot be empty")),
-  userId: v.pipe(userId, v.nonEmpty("userId cannot be empty")),
+  // The reference's own messages for empty values.
+  newPassword: v.pipe(v.string(), v.check((s) => s.length > 0, "newPassword cannot be empty")),
+  userId: v.pipe(userId, v.check((s) => s.length > 0, "userId cannot be empty")),
 });
 
 /**
