@@ -38,7 +38,7 @@ describe("admin: stored state written by one side, honoured by the other", () =>
   it("Latchkey finds the reference's admin columns and adds none", async () => {
     const problems = (await pair.latchkeyAuth.$context.adapter.findSchemaProblems?.()) ?? [];
     expect(problems).toEqual([]);
-    const columns = (table: string) => (pair.db.prepare(`pragma table_info("${table}")`).all() as { name: string }[]).map((c) => c.name);
+    const columns = (table: string) => (pair.db.prepare(`pragma table_info("${table}")`).all([]) as { name: string }[]).map((c) => c.name);
     expect(columns("user")).toEqual(expect.arrayContaining(["role", "banned", "banReason", "banExpires"]));
     expect(columns("session")).toContain("impersonatedBy");
   });
@@ -74,7 +74,7 @@ describe("admin: stored state written by one side, honoured by the other", () =>
     const target = await signUp(pair, pair.reference, `expired-${i}@example.com`);
     pair.db
       .prepare(`update "user" set "banned" = 1, "banReason" = 'x', "banExpires" = ? where "id" = ?`)
-      .run(new Date(Date.now() - 60_000).toISOString(), target.id);
+      .run([new Date(Date.now() - 60_000).toISOString(), target.id]);
     expect((await signIn(other, target.email)).status).toBe(200);
     expect(userRow(pair, target.id)).toMatchObject({ banned: 0, banReason: null, banExpires: null });
   });
@@ -121,7 +121,7 @@ describe("admin: stored state written by one side, honoured by the other", () =>
     expect((stopped.json as { user: { id: string }; session: { token: string } }).session.token).toBe(root.token);
     const back = lastCookie(stopped.response, SESSION_COOKIE);
     expect(((await call(starter, "GET", "/get-session", back)).json as { user: { id: string } }).user.id).toBe(root.id);
-    expect(pair.db.prepare(`select count(*) as n from "session" where "token" = ?`).get(session.token)).toEqual({ n: 0 });
+    expect(pair.db.prepare(`select count(*) as n from "session" where "token" = ?`).all([session.token])[0]).toEqual({ n: 0 });
   });
 });
 
@@ -143,13 +143,13 @@ describe("admin: the reference's adminClient() against Latchkey over real HTTP",
         plugins: [adminClient()],
       });
       const up = await client.signUp.email({ email: "client-root@example.com", password: PASSWORD, name: "Root" });
-      pair.db.prepare(`update "user" set "role" = 'admin' where "id" = ?`).run(up.data!.user.id);
+      pair.db.prepare(`update "user" set "role" = 'admin' where "id" = ?`).run([up.data!.user.id]);
       const steps: unknown[] = [];
       const made = await client.admin.createUser({ email: "client-made@example.com", password: PASSWORD, name: "Made", role: "user" });
       const id = made.data!.user.id;
       steps.push(made.data?.user.email, made.data?.user.role);
       const listed = await client.admin.listUsers({ query: { searchValue: "client-", sortBy: "email", limit: 10 } });
-      steps.push(listed.data?.total, listed.data?.users.map((u) => u.email), listed.data?.limit);
+      steps.push(listed.data?.total, listed.data?.users.map((u) => u.email), (listed.data as { limit?: number } | null)?.limit);
       steps.push((await client.admin.getUser({ query: { id } })).data?.email);
       steps.push((await client.admin.setRole({ userId: id, role: "admin" })).data?.user.role);
       steps.push((await client.admin.setRole({ userId: id, role: "user" })).data?.user.role);
@@ -181,5 +181,140 @@ describe("admin: the reference's adminClient() against Latchkey over real HTTP",
     const reference = await clientFlow("reference");
     expect(await clientFlow("latchkey")).toEqual(reference);
     expect(reference).toContain("YOU_CANNOT_REMOVE_YOURSELF");
+  });
+});
+
+describe("admin: divergences (DIVERGENCES.md rows 700-706)", () => {
+  let pair: Pair;
+  let root: PairUser;
+  /** Work the application's own session hook does between the plugin's ban check and the insert. */
+  let inGap: (() => Promise<void>) | null = null;
+  const gapHook = {
+    session: {
+      create: {
+        before: async () => {
+          const run = inGap;
+          inGap = null;
+          if (run) await run();
+        },
+      },
+    },
+  };
+  beforeAll(async () => {
+    pair = await createPair({
+      reference: { plugins: [referenceAdmin()], databaseHooks: gapHook },
+      latchkey: { plugins: [admin()], databaseHooks: gapHook },
+    });
+    root = await signUp(pair, pair.reference, "div-root@example.com", "admin");
+  });
+  afterAll(() => pair.close());
+
+  const countUsers = (email: string) => (pair.db.prepare(`select count(*) as n from "user" where "email" = ?`).all([email])[0] as { n: number }).n;
+
+  it("row 700: create-user with a password under minPasswordLength — the reference creates the user, Latchkey answers 400 PASSWORD_TOO_SHORT", async () => {
+    for (const password of ["short", ""]) {
+      const email = `short-${password.length}@example.com`;
+      const ref = await call(pair.reference, "POST", "/admin/create-user", root.cookie, { email, password, name: "S" });
+      expect(ref.status).toBe(200);
+      expect(countUsers(email)).toBe(1);
+      pair.db.prepare(`delete from "user" where "email" = ?`).run([email]);
+      const lk = await call(pair.latchkey, "POST", "/admin/create-user", root.cookie, { email, password, name: "S" });
+      expect(lk.status).toBe(400);
+      expect(lk.json).toEqual({ code: "PASSWORD_TOO_SHORT", message: "Password too short" });
+      expect(countUsers(email)).toBe(0);
+    }
+  });
+
+  it("row 701: ban-user with banExpiresIn 0, negative or past the last date — the reference bans for ever, bans in the past or answers 500; Latchkey answers 400", async () => {
+    const target = await signUp(pair, pair.reference, "div-ban@example.com");
+    const ban = (h: Handler, banExpiresIn: number) => call(h, "POST", "/admin/ban-user", root.cookie, { userId: target.id, banExpiresIn });
+    const reset = () => pair.db.prepare(`update "user" set "banned" = 0, "banExpires" = null, "banReason" = null where "id" = ?`).run([target.id]);
+    expect((await ban(pair.reference, 0)).status).toBe(200);
+    expect(userRow(pair, target.id)).toMatchObject({ banned: 1, banExpires: null });
+    reset();
+    expect((await ban(pair.reference, -100)).status).toBe(200);
+    expect(new Date(String(userRow(pair, target.id).banExpires)).getTime()).toBeLessThan(Date.now());
+    reset();
+    expect((await ban(pair.reference, 1e300)).status).toBe(500);
+    reset();
+    for (const value of [0, -100, 1e300]) {
+      const lk = await ban(pair.latchkey, value);
+      expect(lk.status).toBe(400);
+      expect((lk.json as { code: string }).code).toBe("VALIDATION_ERROR");
+      expect(userRow(pair, target.id)).toMatchObject({ banned: 0 });
+    }
+  });
+
+  it("row 702: a ban landing between the ban check and the session insert — the reference's sign-in succeeds with a usable session, Latchkey refuses it and keeps none", async () => {
+    for (const [side, handler] of [["reference", pair.reference], ["latchkey", pair.latchkey]] as const) {
+      const target = await signUp(pair, pair.reference, `div-race-${side}@example.com`);
+      inGap = async () => {
+        expect((await call(handler, "POST", "/admin/ban-user", root.cookie, { userId: target.id })).status).toBe(200);
+      };
+      const answer = await signIn(handler, target.email);
+      expect(inGap).toBeNull();
+      const live = pair.db.prepare(`select count(*) as n from "session" where "userId" = ?`).all([target.id])[0] as { n: number };
+      if (side === "reference") {
+        expect(answer.status).toBe(200);
+        expect(live.n).toBe(1);
+        const session = await call(handler, "GET", "/get-session", lastCookie(answer.response, SESSION_COOKIE));
+        expect((session.json as { user: { id: string } }).user.id).toBe(target.id);
+      } else {
+        expect(answer.status).toBe(403);
+        expect(answer.body).toEqual(BANNED);
+        expect(live.n).toBe(0);
+      }
+    }
+  });
+
+  it("row 703: stop-impersonating without the admin_session cookie — the reference answers 500, Latchkey 400 with the same message", async () => {
+    const target = await signUp(pair, pair.reference, "div-stop@example.com");
+    for (const [side, handler] of [["reference", pair.reference], ["latchkey", pair.latchkey]] as const) {
+      const started = await call(handler, "POST", "/admin/impersonate-user", root.cookie, { userId: target.id });
+      const onlySession = lastCookie(started.response, SESSION_COOKIE);
+      const stopped = await call(handler, "POST", "/admin/stop-impersonating", onlySession);
+      if (side === "reference") {
+        expect(stopped.status).toBe(500);
+      } else {
+        expect(stopped.status).toBe(400);
+        expect(stopped.json).toEqual({ message: "Failed to find admin session" });
+      }
+    }
+  });
+
+  it("row 704: has-permission with the legacy `permission` key — the reference's schema admits it and its handler refuses it (400), Latchkey answers it", async () => {
+    const body = { permission: { user: ["ban"] } };
+    const ref = await call(pair.reference, "POST", "/admin/has-permission", root.cookie, body);
+    expect(ref.status).toBe(400);
+    expect(ref.json).toEqual({ message: "invalid permission check. no permission(s) were passed." });
+    const lk = await call(pair.latchkey, "POST", "/admin/has-permission", root.cookie, body);
+    expect(lk.json).toEqual({ error: null, success: true });
+  });
+
+  it("row 705: list-users with a search longer than 1,000 characters — the reference searches (on SQLite an empty list, or past 50,000 bytes a swallowed database error), Latchkey answers 400", async () => {
+    const path = `/admin/list-users?searchValue=${"a".repeat(1001)}`;
+    expect((await call(pair.reference, "GET", path, root.cookie)).json).toEqual({ users: [], total: 0 });
+    const lk = await call(pair.latchkey, "GET", path, root.cookie);
+    expect(lk.status).toBe(400);
+    expect((lk.json as { code: string }).code).toBe("VALIDATION_ERROR");
+  });
+
+  it("row 706: ten parallel replays of one stop-impersonating request — the reference may answer 200 more than once, Latchkey exactly once", async () => {
+    const wins: Record<string, number> = {};
+    for (const [side, handler] of [["reference", pair.reference], ["latchkey", pair.latchkey]] as const) {
+      let most = 0;
+      for (let round = 0; round < 5; round++) {
+        const target = await signUp(pair, pair.reference, `div-replay-${side}-${round}@example.com`);
+        const started = await call(handler, "POST", "/admin/impersonate-user", root.cookie, { userId: target.id });
+        const cookies = [lastCookie(started.response, SESSION_COOKIE), lastCookie(started.response, ADMIN_COOKIE)].join("; ");
+        const answers = await Promise.all(Array.from({ length: 10 }, () => call(handler, "POST", "/admin/stop-impersonating", cookies)));
+        const ok = answers.filter((a) => a.status === 200).length;
+        if (side === "latchkey") expect(ok).toBe(1);
+        most = Math.max(most, ok);
+      }
+      wins[side] = most;
+    }
+    expect(wins.reference).toBeGreaterThan(1);
+    expect(wins.latchkey).toBe(1);
   });
 });

@@ -25,7 +25,7 @@ export interface PairUser {
 export async function signUp(pair: Pair, handler: Handler, email: string, role?: string): Promise<PairUser> {
   const response = await handler(jsonPost("/sign-up/email", { email, password: PASSWORD, name: email }));
   const body = (await response.json()) as { user: { id: string }; token: string };
-  if (role) pair.db.prepare(`update "user" set "role" = ? where "id" = ?`).run(role, body.user.id);
+  if (role) pair.db.prepare(`update "user" set "role" = ? where "id" = ?`).run([role, body.user.id]);
   return { id: body.user.id, email, cookie: cookiePair(response, SESSION_COOKIE), token: body.token };
 }
 
@@ -56,7 +56,7 @@ export async function call(handler: Handler, method: "GET" | "POST", path: strin
 
 /** The stored user row. */
 export const userRow = (pair: Pair, id: string): Record<string, unknown> =>
-  pair.db.prepare(`select * from "user" where "id" = ?`).get(id) as Record<string, unknown>;
+  pair.db.prepare(`select * from "user" where "id" = ?`).all([id])[0] as Record<string, unknown>;
 
 /** `name=value` of the last non-empty cookie `name` a response sets (impersonation expires, then sets, the session cookie). */
 export function lastCookie(response: Response, name: string): string {
