@@ -49,6 +49,18 @@ describe("impersonate-user and stop-impersonating", () => {
     expect(await t.auth.$context.internalAdapter.findSession(started.json!.session.token)).toBeNull();
   });
 
+  it("the impersonation session is not refreshed past its duration by get-session", async () => {
+    const target = await member(t, "imp-refresh");
+    const browser = client(t.auth);
+    browser.jar.values.set(SESSION_COOKIE, root.browser.jar.values.get(SESSION_COOKIE)!);
+    const started = await browser.post<SessionAnswer>("/admin/impersonate-user", { userId: target.id });
+    const ends = new Date(started.json!.session.expiresAt).getTime();
+    const read = await browser.get<{ session: { expiresAt: string } }>("/get-session");
+    expect(new Date(read.json!.session.expiresAt).getTime()).toBe(ends);
+    const stored = await t.auth.$context.internalAdapter.findSession(started.json!.session.token);
+    expect(stored!.session.expiresAt.getTime()).toBe(ends);
+  });
+
   it("impersonation sessions are hidden from the user's /list-sessions", async () => {
     const target = await member(t, "imp-hidden");
     const browser = client(t.auth);
