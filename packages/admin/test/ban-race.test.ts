@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseKind, TestAuth } from "@latchkey/test-support";
-import { adminInstance, client, member, PASSWORD, type Member } from "./instance.ts";
+import { adminInstance, client, member, PASSWORD, sessionGap, type Member } from "./instance.ts";
 
 /**
  * A ban racing a sign-in must never leave the banned user a usable session. The application's
@@ -10,22 +10,10 @@ import { adminInstance, client, member, PASSWORD, type Member } from "./instance
 describe.each(["sqlite", "postgres", "mysql"] as DatabaseKind[])("ban racing sign-in on %s", (kind) => {
   let t: TestAuth;
   let root: Member;
-  let inGap: (() => Promise<void>) | null = null;
+  const gap = sessionGap();
 
   beforeAll(async () => {
-    t = await adminInstance("sqlite" === kind ? "sqlite" : kind, undefined, {
-      databaseHooks: {
-        session: {
-          create: {
-            before: async () => {
-              const run = inGap;
-              inGap = null;
-              if (run) await run();
-            },
-          },
-        },
-      },
-    });
+    t = await adminInstance(kind, undefined, { databaseHooks: gap.hooks });
     root = await member(t, `race-root-${kind}`, "admin");
   });
   afterAll(() => t.close());
@@ -34,13 +22,13 @@ describe.each(["sqlite", "postgres", "mysql"] as DatabaseKind[])("ban racing sig
 
   it("a ban landing between the ban check and the session insert still refuses the sign-in", async () => {
     const target = await member(t, `gap-${kind}`);
-    inGap = async () => {
+    gap.next = async () => {
       const banned = await root.browser.post("/admin/ban-user", { userId: target.id });
       expect(banned.status).toBe(200);
     };
     const browser = client(t.auth);
     const answer = await browser.post("/sign-in/email", { email: target.email, password: PASSWORD });
-    expect(inGap).toBeNull();
+    expect(gap.next).toBeNull();
     expect(answer.status).toBe(403);
     expect((answer.json as { code: string }).code).toBe("BANNED_USER");
     expect(await liveSessions(target.id)).toEqual([]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseKind, TestAuth } from "@latchkey/test-support";
-import { SESSION_COOKIE, adminInstance, client, member, type Member } from "./instance.ts";
+import { NOT_IMPERSONATING, adminInstance, client, member, raceStopImpersonating, type Member } from "./instance.ts";
 
 describe.each(["postgres", "mysql"] as DatabaseKind[])("admin on %s", (kind) => {
   let t: TestAuth;
@@ -33,20 +33,12 @@ describe.each(["postgres", "mysql"] as DatabaseKind[])("admin on %s", (kind) => 
 
   it("stop-impersonating raced by parallel replays ends the impersonation once", async () => {
     const target = await member(t, `db-imp-${kind}`);
-    const browser = client(t.auth);
-    browser.jar.values.set(SESSION_COOKIE, root.browser.jar.values.get(SESSION_COOKIE)!);
-    const started = await browser.post<{ session: { token: string } }>("/admin/impersonate-user", { userId: target.id });
-    expect(started.status).toBe(200);
-    const cookie = browser.jar.header()!;
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () => client(t.auth).post("/admin/stop-impersonating", undefined, { headers: { cookie } })),
-    );
+    const { token, answers } = await raceStopImpersonating(t, root, target);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    // Losers find the session gone (401) or already claimed (400 "You are not impersonating anyone").
     expect(answers.filter((a) => a.status !== 200 && a.status !== 401).map((a) => a.json)).toEqual(
-      answers.filter((a) => a.status === 400).map(() => ({ message: "You are not impersonating anyone" })),
+      answers.filter((a) => a.status === 400).map(() => NOT_IMPERSONATING),
     );
-    expect(await t.auth.$context.internalAdapter.findSession(started.json!.session.token)).toBeNull();
+    expect(await t.auth.$context.internalAdapter.findSession(token)).toBeNull();
   });
 
   it("an impersonate-user request replayed after the administrator signed out is refused", async () => {

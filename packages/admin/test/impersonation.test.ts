@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestAuth } from "@latchkey/test-support";
-import { ADMIN_COOKIE, SESSION_COOKIE, adminInstance, client, member, type Member } from "./instance.ts";
+import {
+  ADMIN_COOKIE,
+  NOT_IMPERSONATING,
+  SESSION_COOKIE,
+  adminInstance,
+  client,
+  member,
+  raceStopImpersonating,
+  type Member,
+} from "./instance.ts";
 
 let t: TestAuth;
 let root: Member;
@@ -94,7 +103,7 @@ describe("impersonate-user and stop-impersonating", () => {
     expect((await browser.get<{ user: { id: string } }>("/get-session")).json?.user.id).toBe(target.id);
   });
 
-  it("allowImpersonatingAdmins and adminUserIds", async () => {
+  it("allowImpersonatingAdmins lets an admin impersonate another admin", async () => {
     const t2 = await adminInstance("sqlite", { allowImpersonatingAdmins: true });
     try {
       const a = await member(t2, "allow-a", "admin");
@@ -107,19 +116,12 @@ describe("impersonate-user and stop-impersonating", () => {
 
   it("stop-impersonating is single-use: parallel replays of one request end it once", async () => {
     const target = await member(t, "imp-race");
-    const browser = client(t.auth);
-    browser.jar.values.set(SESSION_COOKIE, root.browser.jar.values.get(SESSION_COOKIE)!);
-    const started = await browser.post<SessionAnswer>("/admin/impersonate-user", { userId: target.id });
-    const cookie = browser.jar.header()!;
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () => client(t.auth).post("/admin/stop-impersonating", undefined, { headers: { cookie } })),
-    );
+    const { token, answers, cookie } = await raceStopImpersonating(t, root, target);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    // Losers find the session gone (401) or already claimed (400 "You are not impersonating anyone").
     expect(answers.filter((a) => a.status !== 200 && a.status !== 401).map((a) => a.json)).toEqual(
-      answers.filter((a) => a.status === 400).map(() => ({ message: "You are not impersonating anyone" })),
+      answers.filter((a) => a.status === 400).map(() => NOT_IMPERSONATING),
     );
-    expect(await t.auth.$context.internalAdapter.findSession(started.json!.session.token)).toBeNull();
+    expect(await t.auth.$context.internalAdapter.findSession(token)).toBeNull();
     // Replayed afterwards, the request finds no session.
     expect((await client(t.auth).post("/admin/stop-impersonating", undefined, { headers: { cookie } })).status).toBe(401);
   });

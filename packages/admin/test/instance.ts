@@ -44,3 +44,44 @@ export const storedUser = (t: TestAuth, id: string) =>
   t.auth.$context.internalAdapter.findUserById(id) as Promise<Record<string, unknown> | null>;
 
 export { client };
+
+/**
+ * An application session hook that runs `next` (once) between the plugin's ban check and the
+ * session insert: set `gap.next`, then pass `gap.hooks` as `databaseHooks`.
+ */
+export function sessionGap() {
+  const gap = {
+    next: null as (() => Promise<void>) | null,
+    hooks: {
+      session: {
+        create: {
+          before: async () => {
+            const run = gap.next;
+            gap.next = null;
+            if (run) await run();
+          },
+        },
+      },
+    },
+  };
+  return gap;
+}
+
+/**
+ * `root` impersonates `target`, then `replays` copies of the stop request race with the same
+ * cookies: answers the impersonation session token and every answer.
+ */
+export async function raceStopImpersonating(t: TestAuth, root: Member, target: Member, replays = 10) {
+  const browser = client(t.auth);
+  browser.jar.values.set(SESSION_COOKIE, root.browser.jar.values.get(SESSION_COOKIE)!);
+  const started = await browser.post<{ session: { token: string } }>("/admin/impersonate-user", { userId: target.id });
+  if (started.status !== 200) throw new Error(`impersonation failed: ${started.status}`);
+  const cookie = browser.jar.header()!;
+  const answers = await Promise.all(
+    Array.from({ length: replays }, () => client(t.auth).post("/admin/stop-impersonating", undefined, { headers: { cookie } })),
+  );
+  return { token: started.json!.session.token, answers, cookie };
+}
+
+/** Losers of a stop race find the session gone (401) or already claimed (400). */
+export const NOT_IMPERSONATING = { message: "You are not impersonating anyone" };

@@ -3,7 +3,7 @@ import { redisStorage } from "@latchkey/redis-storage";
 import type { TestAuth } from "@latchkey/test-support";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_COOKIE, adminInstance, client, member, PASSWORD, type Member } from "./instance.ts";
+import { adminInstance, client, member, PASSWORD, raceStopImpersonating, sessionGap, type Member } from "./instance.ts";
 
 // Sessions in Redis, and in the database too (`storeSessionInDatabase`), so the guarded
 // claim of stop-impersonating applies; a ban must end the sessions in both stores.
@@ -11,23 +11,13 @@ const redis = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true });
 const storage = redisStorage({ client: redis, keyPrefix: `lk-admin-${randomUUID()}:` });
 let t: TestAuth;
 let root: Member;
-let inGap: (() => Promise<void>) | null = null;
+const gap = sessionGap();
 beforeAll(async () => {
   await redis.connect();
   t = await adminInstance("sqlite", undefined, {
     secondaryStorage: storage,
     session: { storeSessionInDatabase: true },
-    databaseHooks: {
-      session: {
-        create: {
-          before: async () => {
-            const run = inGap;
-            inGap = null;
-            if (run) await run();
-          },
-        },
-      },
-    },
+    databaseHooks: gap.hooks,
   });
   root = await member(t, "redis-root", "admin");
 });
@@ -50,7 +40,7 @@ describe("admin with sessions in Redis secondary storage", () => {
 
   it("a ban racing a sign-in leaves no session in Redis either", async () => {
     const target = await member(t, "redis-race");
-    inGap = async () => {
+    gap.next = async () => {
       expect((await root.browser.post("/admin/ban-user", { userId: target.id })).status).toBe(200);
     };
     const browser = client(t.auth);
@@ -62,15 +52,8 @@ describe("admin with sessions in Redis secondary storage", () => {
 
   it("impersonation starts and stops once, with the session in both stores", async () => {
     const target = await member(t, "redis-imp");
-    const browser = client(t.auth);
-    browser.jar.values.set(SESSION_COOKIE, root.browser.jar.values.get(SESSION_COOKIE)!);
-    const started = await browser.post<{ session: { token: string } }>("/admin/impersonate-user", { userId: target.id });
-    expect(started.status).toBe(200);
-    const cookie = browser.jar.header()!;
-    const answers = await Promise.all(
-      Array.from({ length: 8 }, () => client(t.auth).post("/admin/stop-impersonating", undefined, { headers: { cookie } })),
-    );
+    const { token, answers } = await raceStopImpersonating(t, root, target, 8);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    expect(await t.auth.$context.internalAdapter.findSession(started.json!.session.token)).toBeNull();
+    expect(await t.auth.$context.internalAdapter.findSession(token)).toBeNull();
   });
 });
