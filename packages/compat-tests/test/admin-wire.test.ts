@@ -127,3 +127,66 @@ describe("admin: wire diff of every route (same rows, same answers)", () => {
     expect(got.writes.latchkey).toEqual(got.writes.reference);
   });
 });
+
+describe("admin: a reference config with custom roles and options, ported by changing imports", () => {
+  let ported: Pair;
+  let boss: PairUser;
+  let support: PairUser;
+  let member: PairUser;
+  beforeAll(async () => {
+    const { createAccessControl: referenceAc } = await import("better-auth/plugins/access");
+    const referenceDefaults = await import("better-auth/plugins/admin/access");
+    const { createAccessControl } = await import("@latchkey/access");
+    const ours = await import("@latchkey/admin/access");
+    const rolesOf = (make: typeof createAccessControl, defaults: typeof ours) => {
+      const ac = make({ ...defaults.defaultStatements, project: ["create"] });
+      return { ac, roles: { admin: defaults.adminAc, user: defaults.userAc, support: ac.newRole({ user: ["list", "get"], project: ["create"] }) } };
+    };
+    const shared = { defaultBanExpiresIn: 120, impersonationSessionDuration: 600, bannedUserMessage: "Go away" };
+    const { admin: referenceAdmin } = await import("better-auth/plugins");
+    const { admin } = await import("@latchkey/admin");
+    const { createPair } = await import("./support/instances.ts");
+    ported = await createPair({
+      reference: { plugins: [referenceAdmin({ ...shared, ...rolesOf(referenceAc as never, referenceDefaults as never) })] },
+      latchkey: { plugins: [admin({ ...shared, ...rolesOf(createAccessControl, ours) })] },
+    });
+    boss = await signUp(ported, ported.reference, "boss@example.com", "admin");
+    support = await signUp(ported, ported.reference, "support@example.com", "support");
+    member = await signUp(ported, ported.reference, "member@example.com");
+  });
+  afterAll(() => ported.close());
+
+  const portedCases = (): [string, "GET" | "POST", string, () => string, () => unknown][] => [
+    ["support lists users", "GET", "/admin/list-users?sortBy=email", () => support.cookie, () => undefined],
+    ["support may not ban", "POST", "/admin/ban-user", () => support.cookie, () => ({ userId: member.id })],
+    ["support checks its permissions", "POST", "/admin/has-permission", () => support.cookie, () => ({ permissions: { project: ["create"], user: ["get"] } })],
+    ["a custom role is set", "POST", "/admin/set-role", () => boss.cookie, () => ({ userId: member.id, role: ["support", "user"] })],
+    ["an unknown role is refused", "POST", "/admin/set-role", () => boss.cookie, () => ({ userId: member.id, role: "superuser" })],
+    ["create-user with an unknown role", "POST", "/admin/create-user", () => boss.cookie, () => ({ email: "u@example.com", name: "u", role: "superuser" })],
+    ["ban with the default length", "POST", "/admin/ban-user", () => boss.cookie, () => ({ userId: member.id })],
+  ];
+
+  it.each(portedCases().map((c) => c[0]))("%s", async (title) => {
+    const [, method, path, cookie, body] = portedCases().find((c) => c[0] === title)!;
+    const got = await sendBoth(ported, adminRequest(method, path, cookie(), body()));
+    expect(normalizeCaptured(got.latchkey, got.known)).toEqual(normalizeCaptured(got.reference, got.known));
+  });
+
+  it("the default ban length and the impersonation duration are the same seconds on both; the custom message is sent by both", async () => {
+    for (const handler of [ported.reference, ported.latchkey]) {
+      const target = await signUp(ported, ported.reference, `ported-${Math.random().toString(36).slice(2)}@example.com`);
+      const start = Date.now();
+      const banned = await handler(adminRequest("POST", "/admin/ban-user", boss.cookie, { userId: target.id }));
+      const ends = new Date(((await banned.json()) as { user: { banExpires: string } }).user.banExpires).getTime();
+      expect(ends - start).toBeGreaterThanOrEqual(119_000);
+      expect(ends - Date.now()).toBeLessThanOrEqual(120_000);
+      const refused = await handler(adminRequest("POST", "/sign-in/email", "", { email: target.email, password: "password-1234" }));
+      expect(await refused.json()).toEqual({ code: "BANNED_USER", message: "Go away" });
+      await handler(adminRequest("POST", "/admin/unban-user", boss.cookie, { userId: target.id }));
+      const imp = await handler(adminRequest("POST", "/admin/impersonate-user", boss.cookie, { userId: target.id }));
+      const impEnds = new Date(((await imp.json()) as { session: { expiresAt: string } }).session.expiresAt).getTime();
+      expect(impEnds - start).toBeGreaterThanOrEqual(599_000);
+      expect(impEnds - Date.now()).toBeLessThanOrEqual(600_000);
+    }
+  });
+});
