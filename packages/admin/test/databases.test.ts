@@ -31,6 +31,19 @@ describe.each(["postgres", "mysql"] as DatabaseKind[])("admin on %s", (kind) => 
     expect((await root.browser.post("/admin/remove-user", { userId: id })).json).toEqual({ success: true });
   });
 
+  it("parallel create-user calls for one email make one user; the others are told the email is taken", async () => {
+    const email = `db-twin-${kind}@example.com`;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => root.browser.post("/admin/create-user", { email, name: "Twin", password: "long-enough-password" })),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    for (const a of answers.filter((x) => x.status !== 200)) {
+      expect(a.json).toEqual({ code: "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", message: "User already exists. Use another email." });
+    }
+    const listed = await root.browser.get<{ total: number }>(`/admin/list-users?searchValue=db-twin-${kind}`);
+    expect(listed.json?.total).toBe(1);
+  });
+
   it("stop-impersonating raced by parallel replays ends the impersonation once", async () => {
     const target = await member(t, `db-imp-${kind}`);
     const { token, answers } = await raceStopImpersonating(t, root, target);

@@ -37,6 +37,23 @@ async function callerSession(ctx: EndpointContext): Promise<SessionWithUser | nu
 }
 
 /**
+ * Inserts the user. Two requests racing for one email both pass the lookup; the database's
+ * unique index lets one insert through, and the other is answered as a taken email (400),
+ * not as the database error it got.
+ */
+async function insertUser(ctx: EndpointContext, data: Record<string, unknown>) {
+  const ia = ctx.context.internalAdapter;
+  try {
+    return await ia.createUser(data as never, ctx);
+  } catch (error) {
+    if (await ia.findUserByEmail(String(data.email))) {
+      throw ADMIN_ERROR_CODES.fail("USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", "BAD_REQUEST");
+    }
+    throw error;
+  }
+}
+
+/**
  * `POST /admin/create-user` `{ email, password?, name, role?, data? }` (`user:create`, plus
  * `user:set-role` for a role and `user:ban` for ban fields in `data`): creates the user (role
  * `role`, else `data.role`, else `defaultRole`) and, with a password, its credential account
@@ -68,7 +85,7 @@ export const createUser = (options: ResolvedAdminOptions) =>
     if (await auth.internalAdapter.findUserByEmail(email)) {
       throw ADMIN_ERROR_CODES.fail("USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", "BAD_REQUEST");
     }
-    const user = await auth.internalAdapter.createUser({ ...columns, email, name: ctx.body.name, role } as never, ctx);
+    const user = await insertUser(ctx, { ...columns, email, name: ctx.body.name, role });
     if (!user) throw ADMIN_ERROR_CODES.fail("FAILED_TO_CREATE_USER", "INTERNAL_SERVER_ERROR");
     if (ctx.body.password !== undefined) {
       const hash = await auth.password.hash(ctx.body.password);
