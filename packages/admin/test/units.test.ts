@@ -39,3 +39,15 @@ describe("units and boundaries", () => {
     }
   });
 });
+
+describe("@latchkey/admin/access", () => {
+  it("re-exports the admin statements and roles of @latchkey/access/admin", async () => {
+    const entry = await import("@latchkey/admin/access");
+    const source = await import("@latchkey/access/admin");
+    expect(entry.defaultStatements).toBe(source.defaultStatements);
+    expect(entry.defaultRoles).toBe(source.defaultRoles);
+    expect(entry.adminAc.authorize({ user: ["ban"] })).toEqual({ success: true });
+    expect(entry.userAc.authorize({ user: ["ban"] }).success).toBe(false);
+    expect(entry.defaultAc.statements).toBe(source.defaultStatements);
+  });
+});
