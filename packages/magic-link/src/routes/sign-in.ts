@@ -39,8 +39,8 @@ export const signInMagicLink = (options: ResolvedMagicLinkOptions) =>
       method: "POST",
       body,
       requireHeaders: true,
+      // JSON only: the reference answers a form post 415, and so does this route.
       use: [formCsrfMiddleware],
-      allowedMediaTypes: ["application/json", "application/x-www-form-urlencoded"],
     },
     async (ctx) => {
       const { email, name, metadata } = ctx.body;
