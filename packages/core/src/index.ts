@@ -103,6 +103,8 @@ export type {
 export { createAuthCookies, type AuthCookies, type CookieSpec } from "./cookies/auth-cookies.js";
 export { parseCookieHeader, serializeCookie } from "./cookies/serialize.js";
 export { assertTrustedCallbackURL, formCsrfMiddleware } from "./security/origin-check.js";
+// For plugin flows that mail codes or links: same answer, same time, known address or not.
+export { deliver, withMinimumDuration } from "./mail/mail-delivery.js";
 export { isTrustedOrigin, matchesOriginPattern } from "./security/trusted-origins.js";
 export { getClientIP, normalizeIP, type IPAddressOptions } from "./ip.js";
 export type {
