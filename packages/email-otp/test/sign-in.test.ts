@@ -101,7 +101,7 @@ describe("sign-in options", () => {
       expect((await browser.post("/email-otp/send-verification-otp", { email: "ghost@example.com", type: "sign-in" })).json).toEqual({ success: true });
       expect(t.outbox).toEqual([]);
       expect(await rows(t)).toEqual([]);
-      const otp = (await t.auth.api.createVerificationOTP({ body: { email: "ghost@example.com", type: "sign-in" } })) as string;
+      const otp = (await t.auth.api.createVerificationOTP!({ body: { email: "ghost@example.com", type: "sign-in" } })) as string;
       const refused = await browser.post("/sign-in/email-otp", { email: "ghost@example.com", otp });
       expect(refused.json).toEqual({ code: "INVALID_OTP", message: "Invalid OTP" });
       expect(await t.auth.$context.internalAdapter.findUserByEmail("ghost@example.com")).toBeNull();
