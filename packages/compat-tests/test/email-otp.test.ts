@@ -3,12 +3,11 @@ import { emailOTPClient } from "better-auth/client/plugins";
 import { emailOTP as referenceEmailOTP } from "better-auth/plugins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailOTP, type EmailOTPOptions } from "@latchkey/email-otp";
-import { jarFetch } from "./support/client-fetch.ts";
 import { CookieJar } from "./support/cookies.ts";
-import { BASE_PATH, createPair, jsonPost, url, type Pair } from "./support/instances.ts";
+import { createPair, jsonPost, url, type Pair } from "./support/instances.ts";
 import { normalizeCaptured } from "./support/normalize.ts";
 import { sendBoth } from "./support/send-both.ts";
-import { listen } from "./support/server.ts";
+import { livePair } from "./support/live-pair.ts";
 
 /**
  * `@latchkey/email-otp` beside the reference's `emailOTP()` on one SQLite file: codes one side
@@ -240,22 +239,15 @@ describe("email-otp: the reference's emailOTPClient() over real HTTP", () => {
   const seen: Record<string, unknown> = {};
   for (const side of ["reference", "latchkey"] as const) {
     it(`sendVerificationOtp, signIn.emailOtp, checkVerificationOtp, verifyEmail, requestPasswordReset, resetPassword against ${side}`, async () => {
-      const server = await listen();
       const outbox: Mail[] = [];
       const send = async (m: Mail) => void outbox.push(m);
-      const pair = await createPair({
-        baseURL: server.origin,
+      const live = await livePair(side, {
         reference: { plugins: [referenceEmailOTP({ sendVerificationOTP: send })] },
         latchkey: { plugins: [emailOTP({ sendVerificationOTP: send })] },
       });
-      server.use(pair[side]);
       try {
-        const jar = jarFetch();
-        const auth = createAuthClient({
-          baseURL: `${server.origin}${BASE_PATH}`,
-          fetchOptions: { customFetchImpl: jar.fetch },
-          plugins: [emailOTPClient()],
-        });
+        const jar = live.jar;
+        const auth = createAuthClient({ baseURL: live.baseURL, fetchOptions: { customFetchImpl: jar.fetch }, plugins: [emailOTPClient()] });
         const email = "client@example.com";
         const results: unknown[] = [];
         results.push(await auth.emailOtp.sendVerificationOtp({ email, type: "sign-in" }));
@@ -272,8 +264,7 @@ describe("email-otp: the reference's emailOTPClient() over real HTTP", () => {
         results.push(await auth.signIn.emailOtp({ email, otp: "000000" }));
         seen[side] = { results, calls: jar.calls };
       } finally {
-        pair.close();
-        await server.close();
+        await live.close();
       }
     });
   }

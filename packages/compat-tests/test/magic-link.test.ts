@@ -3,12 +3,11 @@ import { magicLinkClient } from "better-auth/client/plugins";
 import { magicLink as referenceMagicLink } from "better-auth/plugins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { magicLink } from "@latchkey/magic-link";
-import { jarFetch } from "./support/client-fetch.ts";
 import { CookieJar, SESSION_COOKIE } from "./support/cookies.ts";
 import { BASE_PATH, createPair, jsonPost, url, type Handler, type Pair } from "./support/instances.ts";
 import { normalizeCaptured } from "./support/normalize.ts";
 import { sendBoth } from "./support/send-both.ts";
-import { listen } from "./support/server.ts";
+import { livePair } from "./support/live-pair.ts";
 
 /**
  * `@latchkey/magic-link` beside the reference's `magicLink()` on one SQLite file: links one
@@ -215,22 +214,15 @@ describe("magic-link: the reference's magicLinkClient() over real HTTP", () => {
   const seen: Record<string, unknown> = {};
   for (const side of ["reference", "latchkey"] as const) {
     it(`signIn.magicLink, magicLink.verify and getSession against ${side}`, async () => {
-      const server = await listen();
       const outbox: Mail[] = [];
       const send = (m: Mail) => void outbox.push(m);
-      const pair = await createPair({
-        baseURL: server.origin,
+      const live = await livePair(side, {
         reference: { plugins: [referenceMagicLink({ sendMagicLink: send })] },
         latchkey: { plugins: [magicLink({ sendMagicLink: send })] },
       });
-      server.use(pair[side]);
       try {
-        const jar = jarFetch();
-        const auth = createAuthClient({
-          baseURL: `${server.origin}${BASE_PATH}`,
-          fetchOptions: { customFetchImpl: jar.fetch },
-          plugins: [magicLinkClient()],
-        });
+        const jar = live.jar;
+        const auth = createAuthClient({ baseURL: live.baseURL, fetchOptions: { customFetchImpl: jar.fetch }, plugins: [magicLinkClient()] });
         const sent = await auth.signIn.magicLink({ email: "client@example.com", name: "Client" });
         expect(sent).toMatchObject({ data: { status: true }, error: null });
         const verified = await auth.magicLink.verify({ query: { token: outbox.at(-1)!.token } });
@@ -243,8 +235,7 @@ describe("magic-link: the reference's magicLinkClient() over real HTTP", () => {
         expect(jar.jar.names()).toContain(SESSION_COOKIE);
         seen[side] = { again: again.error?.status ?? again.data, bad: bad.error, calls: jar.calls };
       } finally {
-        pair.close();
-        await server.close();
+        await live.close();
       }
     });
   }

@@ -1,5 +1,5 @@
 import { createAuthClient, type ClientPlugin } from "@latchkey/client";
-import { CookieJar, type TestAuth } from "@latchkey/test-support";
+import { handlerFetch, TEST_BASE_URL, type TestAuth } from "@latchkey/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { magicLinkClient } from "../src/client.ts";
 import { magicInstance, type Outbox } from "./instance.ts";
@@ -11,21 +11,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A `@latchkey/client` in front of the instance, with one browser's cookie jar. */
-function browserClient() {
-  const jar = new CookieJar();
-  return createAuthClient({
-    baseURL: "http://localhost:3000",
-    fetch: async (url, init) => {
-      const headers = new Headers(init?.headers);
-      const cookie = jar.header();
-      if (cookie) headers.set("cookie", cookie);
-      const response = await t.auth.handler(new Request(url, { ...init, headers }));
-      jar.absorb(response);
-      return response;
-    },
-    plugins: [magicLinkClient()],
-  });
-}
+const browserClient = () =>
+  createAuthClient({ baseURL: TEST_BASE_URL, fetch: handlerFetch(t.auth).fetch, plugins: [magicLinkClient()] });
 
 describe("magicLinkClient", () => {
   it("is a client plugin for @latchkey/client", () => {
