@@ -8,6 +8,7 @@ import { createPair, jsonPost, url, type Pair } from "./support/instances.ts";
 import { normalizeCaptured } from "./support/normalize.ts";
 import { sendBoth } from "./support/send-both.ts";
 import { livePair } from "./support/live-pair.ts";
+import { createRedisPair } from "./support/redis-pair.ts";
 
 /**
  * `@latchkey/email-otp` beside the reference's `emailOTP()` on one SQLite file: codes one side
@@ -354,6 +355,42 @@ describe("email-otp: divergence rows 401-402, and a failing sender", () => {
       expect([await status("latchkey", "known@example.com"), await status("latchkey", "nobody@example.com")]).toEqual([200, 200]);
     } finally {
       pair.close();
+    }
+  });
+});
+
+describe("email-otp: codes in Redis secondary storage, shared by both", () => {
+  it("a code one side stored in Redis (with a wrong guess counted) signs in on the other, both ways", async () => {
+    const outbox: Mail[] = [];
+    const send = async (m: Mail) => void outbox.push(m);
+    const redisPair = await createRedisPair(
+      {},
+      {
+        reference: { plugins: [referenceEmailOTP({ sendVerificationOTP: send, storeOTP: "hashed" })] },
+        latchkey: { plugins: [emailOTP({ sendVerificationOTP: send, storeOTP: "hashed" })] },
+      },
+    );
+    const handlers = { reference: redisPair.reference, latchkey: redisPair.latchkey };
+    const call = async (side: Side, path: string, body: unknown) => {
+      const response = await handlers[side](jsonPost(path, body));
+      return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+    };
+    try {
+      for (const [from, to] of [["reference", "latchkey"], ["latchkey", "reference"]] as const) {
+        const email = `redis-${from}@example.com`;
+        await call(from, "/email-otp/send-verification-otp", { email, type: "sign-in" });
+        const otp = outbox.at(-1)!.otp;
+        const stored = (await redisPair.stored(`verification:sign-in-otp-${email}`)) as { value: string };
+        expect(stored.value).toMatch(/^[A-Za-z0-9_-]{43}:0$/);
+        const bad = otp === "000000" ? "111111" : "000000";
+        expect((await call(to, "/sign-in/email-otp", { email, otp: bad })).json).toMatchObject({ code: "INVALID_OTP" });
+        expect(((await redisPair.stored(`verification:sign-in-otp-${email}`)) as { value: string }).value).toMatch(/:1$/);
+        const signed = await call(to, "/sign-in/email-otp", { email, otp });
+        expect(signed.status).toBe(200);
+        expect(await redisPair.stored(`verification:sign-in-otp-${email}`)).toBeNull();
+      }
+    } finally {
+      await redisPair.close();
     }
   });
 });

@@ -7,7 +7,9 @@ import { CookieJar, SESSION_COOKIE } from "./support/cookies.ts";
 import { BASE_PATH, createPair, jsonPost, url, type Handler, type Pair } from "./support/instances.ts";
 import { normalizeCaptured } from "./support/normalize.ts";
 import { sendBoth } from "./support/send-both.ts";
+import { createHash } from "node:crypto";
 import { livePair } from "./support/live-pair.ts";
+import { createRedisPair } from "./support/redis-pair.ts";
 
 /**
  * `@latchkey/magic-link` beside the reference's `magicLink()` on one SQLite file: links one
@@ -262,3 +264,34 @@ describe("magic-link: divergence row 400", () => {
 });
 
 export type { Handler };
+
+describe("magic-link: links in Redis secondary storage, shared by both", () => {
+  it("a link one side stored in Redis signs in on the other, both ways (hashed tokens)", async () => {
+    const outbox: Mail[] = [];
+    const send = (m: Mail) => void outbox.push(m);
+    const redisPair = await createRedisPair(
+      {},
+      {
+        reference: { plugins: [referenceMagicLink({ sendMagicLink: send, storeToken: "hashed" })] },
+        latchkey: { plugins: [magicLink({ sendMagicLink: send, storeToken: "hashed" })] },
+      },
+    );
+    const handlers = { reference: redisPair.reference, latchkey: redisPair.latchkey };
+    try {
+      for (const [from, to] of [["reference", "latchkey"], ["latchkey", "reference"]] as const) {
+        const email = `redis-${from}@example.com`;
+        expect((await handlers[from](jsonPost("/sign-in/magic-link", { email }))).status).toBe(200);
+        const token = outbox.at(-1)!.token;
+        const key = `verification:${createHash("sha256").update(token).digest("base64url")}`;
+        expect(await redisPair.stored(key)).toMatchObject({ value: JSON.stringify({ email }) });
+        const answer = await handlers[to](get(`/magic-link/verify?token=${token}`));
+        expect(answer.status).toBe(200);
+        expect(((await answer.json()) as { user: { email: string } }).user.email).toBe(email);
+        expect(await redisPair.stored(key)).toBeNull();
+        expect((await handlers[from](get(`/magic-link/verify?token=${token}`))).headers.get("location")).toContain("error=INVALID_TOKEN");
+      }
+    } finally {
+      await redisPair.close();
+    }
+  });
+});
