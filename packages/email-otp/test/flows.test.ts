@@ -108,6 +108,18 @@ describe("storeOTP forms, as the reference writes them", () => {
     }
   });
 
+  it("createVerificationOTP and getVerificationOTP are server-only: no HTTP route", async () => {
+    const t = await otpInstance("sqlite");
+    try {
+      const browser = client(t.auth);
+      expect((await browser.post("/email-otp/create-verification-otp", { email: "a@example.com", type: "sign-in" })).status).toBe(404);
+      expect((await browser.get("/email-otp/get-verification-otp?email=a%40example.com&type=sign-in")).status).toBe(404);
+      expect(await rows(t)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it("resendStrategy reuse: the live code is mailed again with a new expiry", async () => {
     const t = await otpInstance("sqlite", { resendStrategy: "reuse", storeOTP: "encrypted" });
     try {
