@@ -31,6 +31,30 @@ describe.each<DatabaseKind>(["sqlite", "postgres", "mysql"])("one link redeemed 
   });
 });
 
+describe.each<DatabaseKind>(["postgres", "mysql"])("promotion of an unverified user on %s", (db) => {
+  it("the password account and sessions are revoked, the email verified (the guarded boolean update works on the dialect)", async () => {
+    const t = await magicInstance(db);
+    try {
+      const squatter = client(t.auth);
+      const signUp = await squatter.post<{ user: { id: string } }>("/sign-up/email", {
+        email: "promote@example.com",
+        password: "password-1234",
+        name: "S",
+      });
+      const userId = signUp.json!.user.id;
+      const owner = client(t.auth);
+      const mail = await requestLink(owner, t.outbox, { email: "promote@example.com" });
+      const answer = await owner.get<{ user: { id: string; emailVerified: boolean } }>(`/magic-link/verify?token=${mail.token}`);
+      expect(answer.json!.user).toMatchObject({ id: userId, emailVerified: true });
+      expect(await t.auth.$context.internalAdapter.findAccounts(userId)).toEqual([]);
+      expect((await squatter.get("/get-session")).json).toBeNull();
+      expect((await t.auth.$context.internalAdapter.findUserById(userId))?.emailVerified).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe("with Redis secondary storage (verification values only in Redis)", () => {
   const redis = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true });
   const storage = redisStorage({ client: redis, keyPrefix: `lk-magic-link-${randomUUID()}:` });
