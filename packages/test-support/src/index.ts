@@ -19,6 +19,7 @@ export {
 } from "./databases.js";
 export { TEST_BASE_URL, TEST_SECRET, testAuth, type TestAuth } from "./test-auth.js";
 export { client, type ClientAnswer, type ClientOptions, type TestClient } from "./client.js";
+export { handlerFetch, type HandlerFetch } from "./handler-fetch.js";
 export { rowCounts } from "./row-counts.js";
 export {
   badInputBattery,

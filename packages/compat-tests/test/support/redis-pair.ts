@@ -37,7 +37,16 @@ export interface RedisPair {
  */
 export async function createRedisPair(
   shared: Partial<BetterAuthOptions & LatchkeyOptions> = {},
-  { atomic = true }: { atomic?: boolean } = {},
+  {
+    atomic = true,
+    reference: referenceExtra = {},
+    latchkey: latchkeyExtra = {},
+  }: {
+    atomic?: boolean;
+    /** Options for one side only (its plugins), laid over the shared ones. */
+    reference?: Partial<BetterAuthOptions>;
+    latchkey?: Partial<LatchkeyOptions>;
+  } = {},
 ): Promise<RedisPair> {
   const { file, remove } = tempDatabaseFile();
   const redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 2 });
@@ -59,6 +68,7 @@ export async function createRedisPair(
     rateLimit: rateLimit ?? { enabled: false },
     ...(session ? { session } : {}),
     ...(verification ? { verification } : {}),
+    ...referenceExtra,
   } as BetterAuthOptions;
   await (await getMigrations(referenceOptions)).runMigrations();
   const referenceAuth = betterAuth(referenceOptions);
@@ -73,6 +83,7 @@ export async function createRedisPair(
     ...(rateLimit ? { rateLimit } : {}),
     ...(session ? { session } : {}),
     ...(verification ? { verification } : {}),
+    ...latchkeyExtra,
   } as LatchkeyOptions);
   await latchkeyAuth.createTables();
 

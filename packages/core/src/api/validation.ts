@@ -46,22 +46,28 @@ function child(node: SchemaNode | undefined, key: string): SchemaNode | undefine
   return node?.entries?.[key];
 }
 
-/** The type the schema expects at `path` (a missing key's issue names only its parent object). */
-function expectedAt(
-  schema: SchemaNode | undefined,
-  path: readonly { key: unknown }[] | undefined,
-): string | undefined {
+/** The schema node at `path` (a missing key's issue names only its parent object). */
+function nodeAt(schema: SchemaNode | undefined, path: readonly { key: unknown }[] | undefined): SchemaNode | undefined {
   let node = schema;
   for (const step of path ?? []) node = child(node, String(step.key));
   while (node?.wrapped) node = node.wrapped;
-  return node?.type;
+  return node;
+}
+
+/** zod's wording for an enum (valibot picklist) miss, present or absent: the options, quoted, `|`-joined. */
+function picklistMessage(node: SchemaNode | undefined): string | undefined {
+  if (node?.type !== "picklist" || !Array.isArray(node.options)) return undefined;
+  return `Invalid option: expected one of ${(node.options as unknown[]).map((o) => JSON.stringify(o)).join("|")}`;
 }
 
 /** Turns one valibot issue into the reference's wording. The submitted value is never echoed. */
 function describe(issue: v.BaseIssue<unknown>, schema: SchemaNode | undefined): string {
   if (issue.kind === "schema") {
+    const node = issue.path?.length ? nodeAt(schema, issue.path) : undefined;
+    const picklist = picklistMessage(node);
+    if (picklist) return picklist;
     const missingKey = issue.input === undefined && !!issue.path?.length;
-    const type = missingKey ? (expectedAt(schema, issue.path) ?? issue.type) : issue.type;
+    const type = missingKey ? (node?.type ?? issue.type) : issue.type;
     // A union names no single type: the reference's (zod) wording is plain "Invalid input".
     if (type === "union") return "Invalid input";
     const expected = expectedNames[type] ?? type;

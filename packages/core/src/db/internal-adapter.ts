@@ -5,6 +5,8 @@ import { createUserOps } from "./internal/users.js";
 import { createSessionOps } from "./internal/sessions.js";
 import { createVerificationOps } from "./internal/verifications.js";
 import { createAccountKeyOps } from "./internal/accounts-by-key.js";
+import { createUnprovenAccessRevoker } from "./internal/unproven-access.js";
+import { cachedSessionsOf } from "./internal/sessions.js";
 
 export type { InternalAdapterDeps } from "./internal/writes.js";
 export type { SessionClient, SessionWithUser } from "./internal/sessions.js";
@@ -15,12 +17,20 @@ export type { SessionClient, SessionWithUser } from "./internal/sessions.js";
  */
 export function createInternalAdapter(deps: InternalAdapterDeps & { verification?: { disableCleanup?: boolean } }) {
   const writes = createWrites(deps);
+  const users = createUserOps(deps, writes);
+  const sessions = createSessionOps(deps, writes);
+  const { refreshed } = cachedSessionsOf(deps);
   return {
     ...writes,
-    ...createUserOps(deps, writes),
-    ...createSessionOps(deps, writes),
+    ...users,
+    ...sessions,
     ...createVerificationOps(deps, writes, deps.verification ?? {}),
     ...createAccountKeyOps(deps),
+    revokeUnprovenAccountAccess: createUnprovenAccessRevoker(writes, {
+      findUserById: users.findUserById,
+      deleteUserSessions: sessions.deleteUserSessions,
+      refreshed,
+    }),
 
     /** Atomic guarded counter update; an empty change is a programming error (spec: Errors). */
     incrementOne<T extends Row = Row>(args: { model: string; where: Where[]; increment: Record<string, number>; set?: Row }) {
