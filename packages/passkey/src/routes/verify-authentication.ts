@@ -9,7 +9,13 @@ import { openSession } from "../registration.js";
 import { expectedOrigin, relyingPartyID } from "../relying-party.js";
 import type { Passkey } from "../schema.js";
 
-const body = v.object({ response: v.record(v.string(), v.unknown()) });
+/** A JSON object, as the reference's `z.record` takes it (an array is refused). */
+const jsonObject = v.custom<Record<string, unknown>>(
+  (input) => typeof input === "object" && input !== null && !Array.isArray(input),
+  "Invalid input: expected record",
+);
+
+const body = v.object({ response: jsonObject });
 
 const failed = (): APIError => PASSKEY_ERROR_CODES.fail("AUTHENTICATION_FAILED", "UNAUTHORIZED");
 

@@ -3,7 +3,13 @@
  * byte strings, text strings and maps, in definite lengths. Enough for a COSE key (RFC 9052)
  * and a `none` attestation object.
  */
-export type CborValue = number | string | Uint8Array | Map<CborValue, CborValue> | Record<string, CborValue>;
+export type CborValue = number | string | Uint8Array | CborMap | CborRecord;
+/** A CBOR map with any keys. */
+export type CborMap = Map<CborValue, CborValue>;
+/** A CBOR map with text keys. */
+export interface CborRecord {
+  [key: string]: CborValue;
+}
 
 /** The head of a data item: major type and argument (RFC 8949 §3). */
 function head(major: number, argument: number): number[] {
