@@ -1,6 +1,6 @@
 import { client, testAuth, type DatabaseKind, type TestAuth, type TestClient } from "@latchkey/test-support";
 import { passkey, type PasskeyOptions } from "../src/index.ts";
-import { SoftwareAuthenticator } from "./support/software-authenticator.ts";
+import { SoftwareAuthenticator } from "@latchkey/test-support";
 
 export const ORIGIN = "http://localhost:3000";
 export const PASSWORD = "correct horse battery";

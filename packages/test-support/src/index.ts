@@ -42,3 +42,8 @@ export {
   type RouteDerivation,
 } from "./bad-input/routes.js";
 export { sampleBody, sampleQuery, sampleValue } from "./bad-input/schema-sample.js";
+export {
+  SoftwareAuthenticator,
+  type AuthenticatorSetup,
+  type SoftwareCredential,
+} from "./webauthn/software-authenticator.js";

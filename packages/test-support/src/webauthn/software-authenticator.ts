@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
-import { encodeCbor } from "./cbor.ts";
+import { encodeCbor } from "./cbor.js";
 
 const b64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64url");
 const fromB64url = (text: string): Buffer => Buffer.from(text, "base64url");
