@@ -1,5 +1,5 @@
 import { endpoint, freshSessionMiddleware, generateRandomString, type EndpointMiddleware } from "@latchkey/core";
-import { generateRegistrationOptions } from "@simplewebauthn/server";
+import { generateRegistrationOptions, type AuthenticatorAttachment } from "@simplewebauthn/server";
 import * as v from "valibot";
 import { startChallenge } from "../challenge.js";
 import { resolveExtensions, SUPPORTED_ALGORITHM_IDS } from "../extensions.js";
@@ -8,9 +8,18 @@ import { descriptor, userPasskeys } from "../passkey-store.js";
 import { resolveRegistrationUser } from "../registration-user.js";
 import { relyingPartyID, relyingPartyName } from "../relying-party.js";
 
+const ATTACHMENTS: readonly string[] = ["platform", "cross-platform"];
+
+/** `platform` or `cross-platform`, refused with the reference's (zod enum) wording. */
+const attachment = v.pipe(
+  v.string(),
+  v.check((value) => ATTACHMENTS.includes(value), 'Invalid option: expected one of "platform"|"cross-platform"'),
+  v.transform((value) => value as AuthenticatorAttachment),
+);
+
 const query = v.optional(
   v.object({
-    authenticatorAttachment: v.optional(v.picklist(["platform", "cross-platform"])),
+    authenticatorAttachment: v.optional(attachment),
     name: v.optional(v.string()),
     context: v.optional(v.string()),
   }),
