@@ -103,7 +103,7 @@ describe("passkey: rows and challenges shared with the reference", () => {
       expect(registered.status, JSON.stringify(registered.json)).toBe(200);
       key.credentials.at(-1)!.step = 1;
 
-      const row = (pair.db.prepare("select * from passkey where credentialID = ?").all(credentialID(key)) as Record<string, unknown>[])[0]!;
+      const row = (pair.db.prepare("select * from passkey where credentialID = ?").all([credentialID(key)]) as Record<string, unknown>[])[0]!;
       expect(row).toMatchObject({ userId, name: "Cross", counter: 0, deviceType: "multiDevice", backedUp: 1, transports: "internal,hybrid" });
       expect(row.publicKey).toBe(Buffer.from(key.credentials.at(-1)!.cosePublicKey).toString("base64"));
 
@@ -119,7 +119,7 @@ describe("passkey: rows and challenges shared with the reference", () => {
       // Counter 1 stored by the second side; the first refuses a replayed value, accepts a higher one.
       expect((await other.signIn(key, undefined, 1)).status).toBe(400);
       expect((await other.signIn(key)).status).toBe(200);
-      expect((pair.db.prepare("select counter from passkey where credentialID = ?").all(credentialID(key)) as { counter: number }[])[0]!.counter).toBe(3);
+      expect((pair.db.prepare("select counter from passkey where credentialID = ?").all([credentialID(key)]) as { counter: number }[])[0]!.counter).toBe(3);
     });
 
     it(`a challenge the ${from} stored is redeemed by the ${to}`, async () => {
