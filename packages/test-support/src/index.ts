@@ -47,3 +47,4 @@ export {
   type AuthenticatorSetup,
   type SoftwareCredential,
 } from "./webauthn/software-authenticator.js";
+export { installBrowserWebAuthn } from "./webauthn/browser-webauthn.js";
