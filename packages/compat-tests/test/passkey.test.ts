@@ -1,9 +1,13 @@
 import { passkey as referencePasskey } from "@better-auth/passkey";
+import { passkeyClient as referencePasskeyClient } from "@better-auth/passkey/client";
 import { passkey } from "@latchkey/passkey";
-import { SoftwareAuthenticator } from "@latchkey/test-support";
+import { installBrowserWebAuthn, SoftwareAuthenticator } from "@latchkey/test-support";
+import { createAuthClient } from "better-auth/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieJar, responseCookies, type ParsedCookie } from "./support/cookies.ts";
-import { BASE_URL, createPair, url, type Handler, type Pair } from "./support/instances.ts";
+import { BASE_PATH, BASE_URL, createPair, url, type Handler, type Pair } from "./support/instances.ts";
+import { jarFetch } from "./support/client-fetch.ts";
+import { listen } from "./support/server.ts";
 
 /**
  * `@latchkey/passkey` beside the reference's `@better-auth/passkey` 1.7.6 on one SQLite file
@@ -270,5 +274,72 @@ describe("passkey: divergences (DIVERGENCES.md rows 300-302)", () => {
     const lk = listed.latchkey as { id: string };
     expect(listed.reference).toEqual({ id: ref.id, exclude: [{ id: ref.id, transports: [""], type: "public-key" }], allow: [{ id: ref.id, transports: [""], type: "public-key" }] });
     expect(listed.latchkey).toEqual({ id: lk.id, exclude: [{ id: lk.id, type: "public-key" }], allow: [{ id: lk.id, type: "public-key" }] });
+  });
+});
+
+describe("passkey: the reference's passkeyClient(), unchanged, over real HTTP", () => {
+  /**
+   * The flow through `authClient.passkey.*` and `authClient.signIn.passkey`, with the browser's
+   * WebAuthn API given to Node by `installBrowserWebAuthn` (so `@simplewebauthn/browser` runs
+   * as in a page); every `{ data, error }`, normalised.
+   */
+  async function clientFlow(side: "reference" | "latchkey"): Promise<unknown> {
+    const server = await listen();
+    const sides = await createPair({
+      baseURL: server.origin,
+      reference: { plugins: [referencePasskey()] },
+      latchkey: { plugins: [passkey()] },
+    });
+    server.use(sides[side]);
+    const key = new SoftwareAuthenticator({ origin: server.origin });
+    const uninstall = installBrowserWebAuthn(key);
+    try {
+      const jar = jarFetch();
+      const auth = createAuthClient({
+        baseURL: `${server.origin}${BASE_PATH}`,
+        fetchOptions: {
+          // A page's fetch sends its Origin; Node's does not.
+          customFetchImpl: (input, init) => {
+            const headers = new Headers(init?.headers);
+            headers.set("origin", server.origin);
+            return jar.fetch(input, { ...init, headers });
+          },
+        },
+        plugins: [referencePasskeyClient()],
+      });
+      const steps: Record<string, unknown> = {};
+      steps.signUp = (await auth.signUp.email({ email: "client@example.com", password: PASSWORD, name: "C" })).error;
+      steps.addPasskey = await auth.passkey.addPasskey({ name: "Laptop" });
+      steps.addAgain = await auth.passkey.addPasskey({ name: "Again" });
+      steps.list = await auth.passkey.listUserPasskeys();
+      await auth.signOut();
+      steps.signedOut = (await auth.getSession()).data;
+      steps.signIn = await auth.signIn.passkey();
+      steps.session = (await auth.getSession()).data?.user.email;
+      const id = ((steps.list as { data: Array<{ id: string }> }).data ?? [])[0]?.id ?? "none";
+      steps.update = await auth.passkey.updatePasskey({ id, name: "Work" });
+      steps.updateBlank = await auth.passkey.updatePasskey({ id, name: " " });
+      steps.delete = await auth.passkey.deletePasskey({ id });
+      steps.deleteAgain = await auth.passkey.deletePasskey({ id });
+      steps.calls = jar.calls;
+      return normalize(steps, side);
+    } finally {
+      uninstall();
+      sides.close();
+      await server.close();
+    }
+  }
+
+  it("gives the same results against Latchkey as against the reference", async () => {
+    const reference = await clientFlow("reference");
+    const latchkey = await clientFlow("latchkey");
+    expect(reference).toMatchObject({
+      addPasskey: { data: { name: "Laptop" }, error: null },
+      addAgain: { data: null, error: { code: "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED" } },
+      signIn: { error: null },
+      session: "client@example.com",
+      delete: { data: { status: true } },
+    });
+    expect(latchkey).toEqual(reference);
   });
 });
