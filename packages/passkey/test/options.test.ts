@@ -19,7 +19,7 @@ describe("options under the reference's names", () => {
       authentication: {
         extensions: ({ ctx }) => {
           extensionCalls.push(ctx.path);
-          return { largeBlob: { read: true } };
+          return { appid: "https://example.com" };
         },
       },
       schema: { passkey: { modelName: "webauthn_credentials", fields: { credentialID: "credential_id" } } },
@@ -47,7 +47,7 @@ describe("options under the reference's names", () => {
       { credential_id: Buffer.from(key.credentials[0]!.id).toString("base64url") },
     ]);
     const request = await b.get<Record<string, unknown>>("/passkey/generate-authenticate-options");
-    expect(request.json).toMatchObject({ rpId: "example.com", extensions: { largeBlob: { read: true } } });
+    expect(request.json).toMatchObject({ rpId: "example.com", extensions: { appid: "https://example.com" } });
     expect(extensionCalls).toEqual(["/passkey/generate-authenticate-options"]);
     const wrong = new SoftwareAuthenticator({ origin: "http://localhost:3000" });
     wrong.credentials.push(...key.credentials);
