@@ -3,6 +3,7 @@
 // client does. Type-only imports from Latchkey, so no server code reaches a bundle.
 import type { Call, ClientPlugin, ClientResult, RequestOptions } from "@latchkey/client";
 import { startAuthentication, startRegistration, WebAuthnError } from "@simplewebauthn/browser";
+import type { Passkey } from "./schema.js";
 import type {
   AuthenticationExtensionsClientInputs,
   AuthenticationResponseJSON,
@@ -11,20 +12,8 @@ import type {
   RegistrationResponseJSON,
 } from "@simplewebauthn/browser";
 
-/** A passkey row as the routes answer it (dates as JSON strings). */
-export interface PasskeyRecord {
-  id: string;
-  name?: string | null;
-  publicKey: string;
-  userId: string;
-  credentialID: string;
-  counter: number;
-  deviceType: string;
-  backedUp: boolean;
-  transports?: string | null;
-  createdAt?: string | null;
-  aaguid?: string | null;
-}
+/** A passkey row as the routes answer it (`createdAt` as a JSON string). */
+export type PasskeyRecord = Omit<Passkey, "createdAt"> & { createdAt?: string | null };
 
 /** A session and its user as the routes answer them. */
 export interface PasskeySession {

@@ -1,20 +1,8 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type CDPSession, type Page } from "playwright-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from "@latchkey/test-support";
 import { afterAll, expect, it } from "vitest";
 import { startPageServer, type PageServer } from "./e2e/server.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-// Without the background-networking flags Chromium keeps dialling out, which this closed network refuses.
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 let server: PageServer | undefined;
 let browser: Browser | undefined;
@@ -58,7 +46,7 @@ async function waitForSession(page: Page, email: string | null): Promise<void> {
 it("registers a passkey in Chromium and signs in with it, by button and by conditional UI", async () => {
   expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: run \`node tools/scripts/ensure-chromium.mjs\``).toBe(true);
   server = await startPageServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
   const page = await browser.newPage();
   // Records the `mediation` of each navigator.credentials.get call, to show which request signed in.
   await page.addInitScript(() => {

@@ -9,6 +9,16 @@ const toBuffer = (text: string): ArrayBuffer => {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
 };
 
+/** A `PublicKeyCredential` as `navigator.credentials` resolves it, around one ceremony's `response`. */
+const browserCredential = (id: string, response: Record<string, unknown>) => ({
+  id,
+  rawId: toBuffer(id),
+  type: "public-key",
+  authenticatorAttachment: "platform",
+  response,
+  getClientExtensionResults: () => ({}),
+});
+
 interface CreateOptions {
   publicKey: { challenge: Bytes; rp: { id?: string }; user: { id: Bytes }; excludeCredentials?: Array<{ id: Bytes }> };
 }
@@ -36,18 +46,11 @@ export function installBrowserWebAuthn(authenticator: SoftwareAuthenticator): ()
         rp: publicKey.rp,
         user: { id: toB64url(publicKey.user.id) },
       }) as { id: string; response: { clientDataJSON: string; attestationObject: string; transports: string[] } };
-      return {
-        id: json.id,
-        rawId: toBuffer(json.id),
-        type: "public-key",
-        authenticatorAttachment: "platform",
-        response: {
-          clientDataJSON: toBuffer(json.response.clientDataJSON),
-          attestationObject: toBuffer(json.response.attestationObject),
-          getTransports: () => json.response.transports,
-        },
-        getClientExtensionResults: () => ({}),
-      };
+      return browserCredential(json.id, {
+        clientDataJSON: toBuffer(json.response.clientDataJSON),
+        attestationObject: toBuffer(json.response.attestationObject),
+        getTransports: () => json.response.transports,
+      });
     },
     async get({ publicKey }: GetOptions) {
       const allowed = (publicKey.allowCredentials ?? []).map((c) => toB64url(c.id));
@@ -59,19 +62,12 @@ export function installBrowserWebAuthn(authenticator: SoftwareAuthenticator): ()
         id: string;
         response: { clientDataJSON: string; authenticatorData: string; signature: string; userHandle: string };
       };
-      return {
-        id: json.id,
-        rawId: toBuffer(json.id),
-        type: "public-key",
-        authenticatorAttachment: "platform",
-        response: {
-          clientDataJSON: toBuffer(json.response.clientDataJSON),
-          authenticatorData: toBuffer(json.response.authenticatorData),
-          signature: toBuffer(json.response.signature),
-          userHandle: toBuffer(json.response.userHandle),
-        },
-        getClientExtensionResults: () => ({}),
-      };
+      return browserCredential(json.id, {
+        clientDataJSON: toBuffer(json.response.clientDataJSON),
+        authenticatorData: toBuffer(json.response.authenticatorData),
+        signature: toBuffer(json.response.signature),
+        userHandle: toBuffer(json.response.userHandle),
+      });
     },
   };
   global.PublicKeyCredential = Object.assign(function PublicKeyCredential() {}, {

@@ -92,19 +92,11 @@ export class SoftwareAuthenticator {
     this.credentials.push(credential);
     const rpID = this.setup.rpID ?? options.rp.id ?? "localhost";
     const attestationObject = encodeCbor({ fmt: "none", attStmt: {}, authData: this.authData(rpID, 0, credential) });
-    const id = b64url(credential.id);
-    return {
-      id,
-      rawId: id,
-      type: "public-key",
-      response: {
-        clientDataJSON: b64url(this.clientData("webauthn.create", options.challenge)),
-        attestationObject: b64url(attestationObject),
-        transports: this.setup.transports ?? ["internal"],
-      },
-      clientExtensionResults: {},
-      authenticatorAttachment: "platform",
-    };
+    return credentialJSON(credential, {
+      clientDataJSON: b64url(this.clientData("webauthn.create", options.challenge)),
+      attestationObject: b64url(attestationObject),
+      transports: this.setup.transports ?? ["internal"],
+    });
   }
 
   /**
@@ -123,19 +115,17 @@ export class SoftwareAuthenticator {
     const authenticatorData = this.authData(rpID, counter);
     const clientDataJSON = this.clientData("webauthn.get", options.challenge, overrides.origin);
     const signature = sign("sha256", Buffer.concat([authenticatorData, sha256(clientDataJSON)]), credential.privateKey);
-    const id = b64url(credential.id);
-    return {
-      id,
-      rawId: id,
-      type: "public-key",
-      response: {
-        clientDataJSON: b64url(clientDataJSON),
-        authenticatorData: b64url(authenticatorData),
-        signature: b64url(signature),
-        userHandle: credential.userHandle,
-      },
-      clientExtensionResults: {},
-      authenticatorAttachment: "platform",
-    };
+    return credentialJSON(credential, {
+      clientDataJSON: b64url(clientDataJSON),
+      authenticatorData: b64url(authenticatorData),
+      signature: b64url(signature),
+      userHandle: credential.userHandle,
+    });
   }
+}
+
+/** The `PublicKeyCredential` JSON `@simplewebauthn/browser` posts, around one ceremony's `response`. */
+function credentialJSON(credential: SoftwareCredential, response: Record<string, unknown>): Record<string, unknown> {
+  const id = b64url(credential.id);
+  return { id, rawId: id, type: "public-key", response, clientExtensionResults: {}, authenticatorAttachment: "platform" };
 }
