@@ -8,9 +8,12 @@ import {
 } from "@latchkey/core";
 import type { RegistrationResponseJSON, VerifiedRegistrationResponse } from "@simplewebauthn/server";
 import type { StoredChallenge } from "./challenge.js";
+import { runCallback } from "./callbacks.js";
 import { PASSKEY_ERROR_CODES } from "./error-codes.js";
 import type { PasskeyRegistrationUser, ResolvedPasskeyOptions } from "./options.js";
 import type { Passkey } from "./schema.js";
+
+const failedRegistration = () => PASSKEY_ERROR_CODES.fail("FAILED_TO_VERIFY_REGISTRATION", "INTERNAL_SERVER_ERROR");
 
 /** What a verified registration needs to be stored. */
 export interface VerifiedRegistration {
@@ -39,7 +42,9 @@ async function target(
   let name = (ctx.body as { name?: string }).name || undefined;
   const after = options.registration?.afterVerification;
   if (after) {
-    const result = await after({ ctx, verification, user, clientData: response, context: context ?? null });
+    const result = await runCallback(ctx, "registration.afterVerification", failedRegistration, () =>
+      after({ ctx, verification, user, clientData: response, context: context ?? null }),
+    );
     if (result?.userId !== undefined) {
       if (typeof result.userId !== "string" || !result.userId) {
         throw PASSKEY_ERROR_CODES.fail("RESOLVED_USER_INVALID", "BAD_REQUEST");

@@ -149,4 +149,15 @@ describe("register, sign in, list, rename, delete (SQLite)", () => {
     expect([upd.status, upd.json]).toEqual([401, { code: "YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY", message: "You are not allowed to register this passkey" }]);
     expect((await a.get<unknown[]>("/passkey/list-user-passkeys")).json).toHaveLength(1);
   });
+
+  it("asks for a fresh session to register (403 SESSION_NOT_FRESH), not to sign in or list", async () => {
+    const b = browser(t);
+    const userId = await signUp(b, "stale@example.com");
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    await t.auth.$context.adapter.updateMany({ model: "session", where: [{ field: "userId", value: userId }], update: { createdAt: twoDaysAgo } });
+    const stale = await b.get("/passkey/generate-register-options");
+    expect([stale.status, (stale.json as { code: string }).code]).toEqual([403, "SESSION_NOT_FRESH"]);
+    expect((await b.post("/passkey/verify-registration", { response: {} })).status).toBe(403);
+    expect((await b.get("/passkey/list-user-passkeys")).status).toBe(200);
+  });
 });

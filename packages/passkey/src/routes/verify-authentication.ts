@@ -1,6 +1,11 @@
 import { APIError, base64Decode, endpoint, toOutput, type EndpointContext, type User } from "@latchkey/core";
-import { verifyAuthenticationResponse, type AuthenticationResponseJSON } from "@simplewebauthn/server";
+import {
+  verifyAuthenticationResponse,
+  type AuthenticationResponseJSON,
+  type VerifiedAuthenticationResponse,
+} from "@simplewebauthn/server";
 import * as v from "valibot";
+import { runCallback } from "../callbacks.js";
 import { redeemChallenge } from "../challenge.js";
 import { PASSKEY_ERROR_CODES } from "../error-codes.js";
 import type { ResolvedPasskeyOptions } from "../options.js";
@@ -18,6 +23,7 @@ const jsonObject = v.custom<Record<string, unknown>>(
 const body = v.object({ response: jsonObject });
 
 const failed = (): APIError => PASSKEY_ERROR_CODES.fail("AUTHENTICATION_FAILED", "UNAUTHORIZED");
+const refused = (): APIError => PASSKEY_ERROR_CODES.fail("AUTHENTICATION_FAILED", "BAD_REQUEST");
 
 /** The stored passkey the assertion names by its credential id; 401 `PASSKEY_NOT_FOUND` otherwise. */
 async function findPasskey(ctx: EndpointContext, credentialID: unknown): Promise<Passkey> {
@@ -47,7 +53,7 @@ export function verifyPasskeyAuthentication(options: ResolvedPasskeyOptions) {
     const { expectedChallenge } = await redeemChallenge(ctx, options, "authentication");
     const response = ctx.body.response as unknown as AuthenticationResponseJSON;
     const passkey = await findPasskey(ctx, response.id);
-    let verification;
+    let verification: VerifiedAuthenticationResponse;
     try {
       verification = await verifyAuthenticationResponse({
         response,
@@ -66,10 +72,13 @@ export function verifyPasskeyAuthentication(options: ResolvedPasskeyOptions) {
       // A bad signature, origin, RP id, a counter that did not rise, or a malformed assertion:
       // 400 AUTHENTICATION_FAILED as the reference (which logs it at error level).
       ctx.context.logger.info("passkey assertion refused", error instanceof Error ? error.message : error);
-      throw PASSKEY_ERROR_CODES.fail("AUTHENTICATION_FAILED", "BAD_REQUEST");
+      throw refused();
     }
     if (!verification.verified) throw failed();
-    await options.authentication?.afterVerification?.({ ctx, verification, clientData: response });
+    const after = options.authentication?.afterVerification;
+    if (after) {
+      await runCallback(ctx, "authentication.afterVerification", refused, () => after({ ctx, verification, clientData: response }));
+    }
     if (!(await storeCounter(ctx, passkey, verification.authenticationInfo.newCounter))) throw failed();
     const user = await ctx.context.internalAdapter.findUserById(passkey.userId);
     if (!user) throw PASSKEY_ERROR_CODES.fail("USER_NOT_FOUND", "INTERNAL_SERVER_ERROR");

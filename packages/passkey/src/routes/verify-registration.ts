@@ -1,5 +1,9 @@
 import { endpoint, freshSessionMiddleware, toOutput, type EndpointMiddleware } from "@latchkey/core";
-import { verifyRegistrationResponse, type RegistrationResponseJSON } from "@simplewebauthn/server";
+import {
+  verifyRegistrationResponse,
+  type RegistrationResponseJSON,
+  type VerifiedRegistrationResponse,
+} from "@simplewebauthn/server";
 import * as v from "valibot";
 import { redeemChallenge } from "../challenge.js";
 import { PASSKEY_ERROR_CODES } from "../error-codes.js";
@@ -35,7 +39,7 @@ export function verifyPasskeyRegistration(options: ResolvedPasskeyOptions) {
         throw PASSKEY_ERROR_CODES.fail("YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY", "UNAUTHORIZED");
       }
       const response = ctx.body.response as RegistrationResponseJSON;
-      let verification;
+      let verification: VerifiedRegistrationResponse;
       try {
         verification = await verifyRegistrationResponse({
           response,
