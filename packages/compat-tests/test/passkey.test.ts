@@ -6,7 +6,13 @@ import { createAuthClient } from "better-auth/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieJar, responseCookies, type ParsedCookie } from "./support/cookies.ts";
 import { BASE_PATH, BASE_URL, createPair, url, type Handler, type Pair } from "./support/instances.ts";
+import { capture } from "./support/capture.ts";
 import { jarFetch } from "./support/client-fetch.ts";
+import { signUp } from "./support/flows.ts";
+import { createHttpPair, type HttpPair } from "./support/http-pair.ts";
+import { normalizeCaptured } from "./support/normalize.ts";
+import { sendRaw, type RawRequest } from "./support/raw-http.ts";
+import { restoreTables, snapshotTables } from "./support/tables.ts";
 import { listen } from "./support/server.ts";
 
 /**
@@ -342,4 +348,35 @@ describe("passkey: the reference's passkeyClient(), unchanged, over real HTTP", 
     });
     expect(latchkey).toEqual(reference);
   });
+});
+
+describe("passkey: POST routes without a body, over HTTP (the reference behind its Node adapter)", () => {
+  let h: HttpPair;
+  let cookie: string;
+  beforeAll(async () => {
+    h = await createHttpPair({ originChecks: true, reference: { plugins: [referencePasskey()] }, latchkey: { plugins: [passkey()] } });
+    cookie = (await signUp(h.pair.reference, { name: "Ada", email: "ada-bodyless@example.com", password: PASSWORD })).cookie;
+  });
+  afterAll(() => h.close());
+
+  const ROUTES = ["/passkey/verify-registration", "/passkey/verify-authentication", "/passkey/delete-passkey", "/passkey/update-passkey"];
+  for (const shape of ["no-length", "zero-length"] as const) {
+    it(`${shape}: the same answer on every passkey POST route, with and without a session`, async () => {
+      const seen: number[] = [];
+      for (const headers of [{ origin: BASE_URL }, { cookie, origin: BASE_URL }] as Record<string, string>[]) {
+        for (const route of ROUTES) {
+          const raw: RawRequest = { method: "POST", path: `${BASE_PATH}${route}`, headers, shape };
+          const snapshot = snapshotTables(h.pair.db);
+          const reference = normalizeCaptured(await capture(await sendRaw(h.reference, raw)));
+          restoreTables(h.pair.db, snapshot);
+          const latchkey = normalizeCaptured(await capture(await sendRaw(h.latchkey, raw)));
+          restoreTables(h.pair.db, snapshot);
+          expect(latchkey, `POST ${route}`).toEqual(reference);
+          seen.push(reference.status);
+        }
+      }
+      // Pinned: body validation answers first on both, with or without a session.
+      expect(seen).toEqual(Array(8).fill(400));
+    });
+  }
 });
