@@ -234,13 +234,26 @@ describe("passkey: the same requests get the same answers", () => {
   });
 });
 
-describe("passkey: divergences (DIVERGENCES.md rows 300-302)", () => {
+describe("passkey: divergences (DIVERGENCES.md rows 300-302, 304)", () => {
   /** A signed-in browser on each side. */
   async function signedIn(side: "reference" | "latchkey", name: string): Promise<Browser> {
     const b = new Browser(pair[side]);
     await b.signUp(`${name}-${side}@example.com`);
     return b;
   }
+
+  it("row 304: a verified attestation whose unsigned transports are not a list — the reference answers 500, Latchkey stores none", async () => {
+    const answers: Record<string, Answer> = {};
+    for (const side of ["reference", "latchkey"] as const) {
+      const b = await signedIn(side, "row304");
+      const options = await b.send("/passkey/generate-register-options");
+      const response = new SoftwareAuthenticator({ origin: ORIGIN }).register(options.json as never) as { response: Record<string, unknown> };
+      response.response.transports = "usb";
+      answers[side] = await b.send("/passkey/verify-registration", { response });
+    }
+    expect(answers.reference).toMatchObject({ status: 500, json: { code: "FAILED_TO_VERIFY_REGISTRATION" } });
+    expect(answers.latchkey).toMatchObject({ status: 200, json: { transports: "" } });
+  });
 
   it("row 300: an attestation the verifier refuses — the reference answers 500, Latchkey 400, both FAILED_TO_VERIFY_REGISTRATION", async () => {
     const answers: Record<string, Answer> = {};

@@ -88,7 +88,7 @@ export async function persistRegistration(
       publicKey: base64Encode(credential.publicKey),
       counter: credential.counter,
       deviceType: credentialDeviceType,
-      transports: Array.isArray(transports) ? transports.join(",") : "",
+      transports: joinTransports(transports),
       backedUp: credentialBackedUp,
       createdAt: new Date(),
       aaguid,
@@ -104,6 +104,15 @@ export async function persistRegistration(
     throw PASSKEY_ERROR_CODES.fail("UNABLE_TO_CREATE_SESSION", "INTERNAL_SERVER_ERROR");
   }
   return { passkey, session };
+}
+
+/**
+ * The browser's transports as the column stores them: joined by commas, "" when none. They are
+ * a hint outside the signed data, so a value that is not a list of strings is taken as none
+ * (the reference answers 500 when `join` fails on it: DIVERGENCES.md row 304).
+ */
+function joinTransports(transports: unknown): string {
+  return Array.isArray(transports) ? transports.filter((t): t is string => typeof t === "string" && t !== "").join(",") : "";
 }
 
 /** Opens a session for `user` with the request's address and agent, and sets its cookie. */
