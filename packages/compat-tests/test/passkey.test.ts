@@ -1,6 +1,6 @@
 import { passkey as referencePasskey } from "@better-auth/passkey";
 import { passkeyClient as referencePasskeyClient } from "@better-auth/passkey/client";
-import { passkey } from "@latchkey/passkey";
+import { passkey, passkeySchema } from "@latchkey/passkey";
 import { installBrowserWebAuthn, SoftwareAuthenticator } from "@latchkey/test-support";
 import { createAuthClient } from "better-auth/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,6 +96,10 @@ beforeAll(async () => {
 afterAll(() => pair.close());
 
 describe("passkey: rows and challenges shared with the reference", () => {
+  it("declares the reference's passkey table field for field", () => {
+    expect(passkeySchema).toEqual(referencePasskey().schema);
+  });
+
   it("createTables finds the reference's passkey table complete", async () => {
     const problems = await pair.latchkeyAuth.$context.adapter.findSchemaProblems?.();
     expect(problems ?? []).toEqual([]);
