@@ -11,7 +11,7 @@ export const userPasskeys = (ctx: EndpointContext, userId: string): Promise<Pass
 /**
  * A stored `transports` column as the list WebAuthn options carry. The reference splits it as
  * is, so a passkey stored without transports ("") is announced with `[""]`; an empty entry is
- * no transport, so it is dropped here (and a list left empty is left out).
+ * no transport, so it is dropped here and a list left empty is left out (DIVERGENCES.md row 302).
  */
 export function storedTransports(transports: string | null | undefined): string[] | undefined {
   const list = (transports ?? "").split(",").filter((t) => t !== "");
@@ -28,7 +28,8 @@ export const descriptor = (passkey: Passkey): { id: string; transports?: string[
  * Stores the counter an assertion reported, atomically. `where counter < newCounter` is both
  * guard and selector: of two requests racing with assertions of one credential only a rising
  * counter is written, so a lower (replayed or cloned) one that verified against the value read
- * earlier is refused here instead of rolling the counter back. Authenticators that keep no
+ * earlier is refused here instead of rolling the counter back (the reference writes
+ * unconditionally: DIVERGENCES.md row 303). Authenticators that keep no
  * counter report 0 every time (WebAuthn §6.1.1); for them nothing is written.
  */
 export async function storeCounter(ctx: EndpointContext, passkey: Passkey, newCounter: number): Promise<boolean> {

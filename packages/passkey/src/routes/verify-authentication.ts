@@ -27,7 +27,8 @@ const refused = (): APIError => PASSKEY_ERROR_CODES.fail("AUTHENTICATION_FAILED"
 
 /** The stored passkey the assertion names by its credential id; 401 `PASSKEY_NOT_FOUND` otherwise. */
 async function findPasskey(ctx: EndpointContext, credentialID: unknown): Promise<Passkey> {
-  // A non-string id can name no credential; the reference passes it to the adapter as is.
+  // A non-string id can name no credential; the reference passes it to the adapter as is
+  // and answers 500 (DIVERGENCES.md row 301).
   const found =
     typeof credentialID === "string" && credentialID
       ? await ctx.context.adapter.findOne<Passkey & Record<string, unknown>>({

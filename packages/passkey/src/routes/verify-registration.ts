@@ -50,7 +50,7 @@ export function verifyPasskeyRegistration(options: ResolvedPasskeyOptions) {
         });
       } catch (error) {
         // The reference answers 500 here (its catch-all); a response the verifier refuses is
-        // the client's error, so 400 with the same code (DIVERGENCES.md).
+        // the client's error, so 400 with the same code (DIVERGENCES.md row 300).
         ctx.context.logger.info("passkey registration refused", error instanceof Error ? error.message : error);
         throw fail();
       }
