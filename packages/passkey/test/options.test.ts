@@ -1,4 +1,4 @@
-import { client, type TestAuth } from "@latchkey/test-support";
+import { client, testAuth, type TestAuth } from "@latchkey/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAuthenticatorName, passkey } from "../src/index.ts";
 import { browser, passkeyInstance, register, signInWithPasskey, signUp, SoftwareAuthenticator } from "./instance.ts";
@@ -84,5 +84,25 @@ describe("getAuthenticatorName", () => {
     expect(getAuthenticatorName("00000000-0000-0000-0000-000000000000")).toBeUndefined();
     expect(getAuthenticatorName("toString")).toBeUndefined();
     expect(getAuthenticatorName(null)).toBeUndefined();
+  });
+});
+
+describe("the challenge cookie on https", () => {
+  it("is __Secure- prefixed and Secure, and read back under that name", async () => {
+    const origin = "https://auth.example.com";
+    const t = await testAuth({ baseURL: origin, emailAndPassword: { enabled: true }, plugins: [passkey()] }, { db: "sqlite" });
+    try {
+      const b = client(t.auth, { origin });
+      await signUp(b, "secure@example.com");
+      const options = await b.get<{ challenge: string; rp: { id: string }; user: { id: string } }>("/passkey/generate-register-options");
+      const line = options.headers.getSetCookie().find((c) => c.startsWith("__Secure-better-auth.better-auth-passkey="));
+      expect(line).toMatch(/; Secure/);
+      expect(options.json!.rp.id).toBe("auth.example.com");
+      const key = new SoftwareAuthenticator({ origin });
+      const verified = await b.post("/passkey/verify-registration", { response: key.register(options.json!) });
+      expect(verified.status, verified.text).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });
