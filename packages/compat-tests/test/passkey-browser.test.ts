@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { passkey as referencePasskey } from "@better-auth/passkey";
 import { passkey } from "@latchkey/passkey";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@latchkey/test-support";
-import { build } from "esbuild";
+import { addVirtualAuthenticator, bundlePageScript, CHROMIUM_ARGS, CHROMIUM_PATH } from "@latchkey/test-support";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPair } from "./support/instances.ts";
@@ -16,19 +15,6 @@ import { listen } from "./support/server.ts";
  */
 let browser: Browser | undefined;
 afterAll(() => browser?.close());
-
-/** The page script, bundled for the browser. */
-async function pageScript(): Promise<string> {
-  const result = await build({
-    entryPoints: [new URL("./passkey-page/page.ts", import.meta.url).pathname],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    write: false,
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]!.text;
-}
 
 /** Runs the steps on one side; answers the recorded results with what differs by construction masked. */
 async function run(side: "reference" | "latchkey", script: string): Promise<Record<string, unknown>> {
@@ -45,11 +31,7 @@ async function run(side: "reference" | "latchkey", script: string): Promise<Reco
   });
   const page = await browser!.newPage();
   try {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("WebAuthn.enable", { enableUI: false });
-    await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-    });
+    await addVirtualAuthenticator(page);
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => "signUp" in window);
     const call = (name: string, ...args: unknown[]) =>
@@ -77,7 +59,7 @@ describe("passkey: the reference's passkeyClient() in Chromium", () => {
   it("registers and signs in (button and conditional UI) against Latchkey as against the reference", async () => {
     expect(existsSync(CHROMIUM_PATH), `${CHROMIUM_PATH} is missing: run \`node tools/scripts/ensure-chromium.mjs\``).toBe(true);
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
-    const script = await pageScript();
+    const script = await bundlePageScript(new URL("./passkey-page/page.ts", import.meta.url).pathname);
     const reference = await run("reference", script);
     expect(reference).toMatchObject({
       addPasskey: { data: { name: "Chromium", transports: "internal" }, error: null },

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { chromium, type Browser, type CDPSession, type Page } from "playwright-core";
-import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from "@latchkey/test-support";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { addVirtualAuthenticator, CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from "@latchkey/test-support";
 import { afterAll, expect, it } from "vitest";
 import { startPageServer, type PageServer } from "./e2e/server.ts";
 
@@ -11,26 +11,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-/**
- * A platform authenticator in the DevTools protocol's virtual environment: resident keys and
- * user verification, presence confirmed without a person (WebAuthn domain of the CDP).
- */
-async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable", { enableUI: false });
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, authenticatorId };
-}
 
 /** Waits until #session shows null, or a session of `email`. */
 async function waitForSession(page: Page, email: string | null): Promise<void> {
@@ -58,7 +38,7 @@ it("registers a passkey in Chromium and signs in with it, by button and by condi
       return get(options);
     };
   });
-  const { cdp, authenticatorId } = await virtualAuthenticator(page);
+  const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
   const email = "e2e-passkey@example.com";
 
   await page.goto(`${server.origin}/`);

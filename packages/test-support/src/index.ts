@@ -48,4 +48,4 @@ export {
   type SoftwareCredential,
 } from "./webauthn/software-authenticator.js";
 export { installBrowserWebAuthn } from "./webauthn/browser-webauthn.js";
-export { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.js";
+export { addVirtualAuthenticator, bundlePageScript, CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.js";

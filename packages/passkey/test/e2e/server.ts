@@ -1,8 +1,7 @@
 import { serve } from "@hono/node-server";
-import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { testAuth, type TestAuth } from "@latchkey/test-support";
+import { bundlePageScript, testAuth, type TestAuth } from "@latchkey/test-support";
 import { passkey } from "../../src/index.ts";
 
 /** The passkey page and its auth server on http://localhost:<port>. */
@@ -12,20 +11,6 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-/** Bundles `page.ts` for the browser, from the workspace sources. */
-async function bundlePage(): Promise<string> {
-  const result = await build({
-    entryPoints: [new URL("./page.ts", import.meta.url).pathname],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    write: false,
-    conditions: ["@latchkey/source"],
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]!.text;
-}
-
 /**
  * Starts the page server: `/` the page, `/page.js` its script, everything else the Latchkey
  * instance (email/password and `passkey()` on a fresh SQLite file). The origin is
@@ -33,7 +18,7 @@ async function bundlePage(): Promise<string> {
  */
 export async function startPageServer(): Promise<PageServer> {
   const html = readFileSync(new URL("./page.html", import.meta.url), "utf8");
-  const script = await bundlePage();
+  const script = await bundlePageScript(new URL("./page.ts", import.meta.url).pathname, ["@latchkey/source"]);
   // The instance needs the port for its baseURL, so it is bound after listening.
   const target: { auth?: TestAuth } = {};
   const fetch = (request: Request): Promise<Response> | Response => {
