@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { betterAuth } from "better-auth";
 import { getMigrations } from "better-auth/db/migration";
+import { passkey } from "@better-auth/passkey";
 import {
   admin,
   anonymous,
@@ -49,6 +50,7 @@ const plugins = [
   jwt(),
   siwe({ domain: "example.com", getNonce: async () => "nonce", verifyMessage: async () => true }),
   lastLoginMethod({ storeInDatabase: true }),
+  passkey(),
 ];
 
 const referenceOptions = (database: unknown): Parameters<typeof getMigrations>[0] =>

@@ -43,3 +43,10 @@ export {
   type RouteDerivation,
 } from "./bad-input/routes.js";
 export { sampleBody, sampleQuery, sampleValue } from "./bad-input/schema-sample.js";
+export {
+  SoftwareAuthenticator,
+  type AuthenticatorSetup,
+  type SoftwareCredential,
+} from "./webauthn/software-authenticator.js";
+export { installBrowserWebAuthn } from "./webauthn/browser-webauthn.js";
+export { addVirtualAuthenticator, bundlePageScript, CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.js";
