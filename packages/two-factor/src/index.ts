@@ -40,6 +40,7 @@ function endpointsFor(options: ResolvedTwoFactorOptions) {
 /** The plugin object `twoFactor()` returns. */
 export interface TwoFactorPlugin extends LatchkeyPlugin<"two-factor", ReturnType<typeof endpointsFor>> {
   id: "two-factor";
+  endpoints: ReturnType<typeof endpointsFor>;
   schema: SchemaDefinition;
   options: ResolvedTwoFactorOptions;
 }

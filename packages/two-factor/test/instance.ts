@@ -78,4 +78,10 @@ export async function challenged(t: TestAuth, email: string, cookies: Record<str
   return browser;
 }
 
+/** The server-only `viewBackupCodes` of a test instance: the user's remaining codes. */
+export async function viewBackupCodes(t: TestAuth, id: string): Promise<string[]> {
+  const api = t.auth.api as unknown as { viewBackupCodes(args: { body: { userId: string } }): Promise<{ backupCodes: string[] }> };
+  return (await api.viewBackupCodes({ body: { userId: id } })).backupCodes;
+}
+
 export { client, totpCode };
