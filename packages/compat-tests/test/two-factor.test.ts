@@ -127,3 +127,132 @@ describe("two-factor: stored enrollments carry over", () => {
     });
   }
 });
+
+/** An answer with what differs by construction (tokens, ids, dates, secrets, codes, signatures) replaced by marks. */
+function normalize(answer: Answer): unknown {
+  const json = JSON.parse(
+    JSON.stringify(answer.json, (key, value: unknown) => {
+      if (["id", "userId", "createdAt", "updatedAt", "expiresAt", "token"].includes(key)) return value === null || value === undefined ? value : "<any>";
+      if (key === "totpURI" && typeof value === "string") return value.replace(/secret=[A-Z2-7]+/, "secret=<secret>");
+      if (key === "backupCodes" && Array.isArray(value)) return value.map((c: string) => (/^[a-zA-Z0-9]{5}-[a-zA-Z0-9]{5}$/.test(c) ? "<code>" : c));
+      return value;
+    }),
+  ) as unknown;
+  const cookies = answer.cookies
+    .map((c) => ({ ...c, value: c.value === "" ? "" : "<value>" }))
+    .sort((a, b) => `${a.name}${a.value}`.localeCompare(`${b.name}${b.value}`));
+  return { status: answer.status, json, cookies };
+}
+
+/** One scripted two-factor life on one side; every answer normalised. */
+async function scriptedFlow(pair: Pair, side: "reference" | "latchkey"): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  const email = "flow@example.com";
+  const b = new Browser(pair[side]);
+  const step = async (name: string, path: string, body?: unknown) => {
+    const answer = await b.post(path, body);
+    out[name] = normalize(answer);
+    return answer;
+  };
+  await b.post("/sign-up/email", { email, password: PASSWORD, name: "flow" });
+  await step("enable without password", "/two-factor/enable", {});
+  await step("enable with a wrong password", "/two-factor/enable", { password: "wrong-password" });
+  await step("get-totp-uri before enrolling", "/two-factor/get-totp-uri", { password: PASSWORD });
+  await step("generate-backup-codes before enabling", "/two-factor/generate-backup-codes", { password: PASSWORD });
+  await step("verify-backup-code without a row", "/two-factor/verify-backup-code", { code: "aaaaa-bbbbb" });
+  const enabled = await step("enable", "/two-factor/enable", { password: PASSWORD });
+  const { totpURI, backupCodes } = enabled.json as { totpURI: string; backupCodes: string[] };
+  const secret = secretOf(totpURI);
+  await step("enable again while unverified", "/two-factor/enable", { password: PASSWORD, method: "totp" });
+  const current = (await b.post("/two-factor/get-totp-uri", { password: PASSWORD })).json as { totpURI: string };
+  const live = secretOf(current.totpURI);
+  await step("verify-totp with a wrong code", "/two-factor/verify-totp", { code: "000000x" });
+  await step("verify-totp", "/two-factor/verify-totp", { code: await referenceCode(live, Date.now() - 30_000) });
+  await step("enable after verifying", "/two-factor/enable", { password: PASSWORD });
+  await step("get-totp-uri", "/two-factor/get-totp-uri", { password: PASSWORD });
+  await step("get-totp-uri with a wrong password", "/two-factor/get-totp-uri", { password: "wrong-password" });
+  await step("sign-out", "/sign-out", {});
+  await step("verify-totp without a cookie", "/two-factor/verify-totp", { code: "123456" });
+  await step("sign-in", "/sign-in/email", { email, password: PASSWORD });
+  await step("verify-totp with the challenge, wrong", "/two-factor/verify-totp", { code: "000000x" });
+  await step("verify-backup-code, wrong", "/two-factor/verify-backup-code", { code: "nope" });
+  await step("verify-otp before sending", "/two-factor/verify-otp", { code: "123456" });
+  await step("send-otp", "/two-factor/send-otp");
+  await step("verify-otp, wrong", "/two-factor/verify-otp", { code: "abcdef" });
+  await step("verify-otp", "/two-factor/verify-otp", { code: outbox.get(email) });
+  const generated = await step("generate-backup-codes", "/two-factor/generate-backup-codes", { password: PASSWORD });
+  const fresh = (generated.json as { backupCodes: string[] }).backupCodes;
+  await step("an old backup code after generating", "/two-factor/verify-backup-code", { code: backupCodes[0] });
+  await step("sign-out again", "/sign-out", {});
+  await b.post("/sign-in/email", { email, password: PASSWORD });
+  for (let i = 0; i < 5; i++) await b.post("/two-factor/verify-backup-code", { code: `wrong-${i}` });
+  await step("a sixth attempt on the challenge", "/two-factor/verify-backup-code", { code: fresh[0] });
+  await b.post("/sign-in/email", { email, password: PASSWORD });
+  await step("verify-backup-code with trustDevice", "/two-factor/verify-backup-code", { code: fresh[0], trustDevice: true });
+  await b.post("/sign-out", {});
+  await step("sign-in on a trusted device", "/sign-in/email", { email, password: PASSWORD });
+  await step("disable with a wrong password", "/two-factor/disable", { password: "wrong-password" });
+  await step("disable", "/two-factor/disable", { password: PASSWORD });
+  await step("enable otp", "/two-factor/enable", { password: PASSWORD, method: "otp" });
+  await b.post("/sign-out", {});
+  await step("sign-in with otp only", "/sign-in/email", { email, password: PASSWORD });
+  await step("verify-totp without an enrollment", "/two-factor/verify-totp", { code: "123456" });
+  expect(secret).not.toBe(live);
+  return out;
+}
+
+describe("two-factor: one scripted flow answered alike", () => {
+  it("statuses, bodies and Set-Cookie lines (names and attributes) match step by step", async () => {
+    const flows: Record<string, Record<string, unknown>> = {};
+    for (const side of ["reference", "latchkey"] as const) {
+      const pair = await twoFactorPair();
+      try {
+        flows[side] = await scriptedFlow(pair, side);
+      } finally {
+        pair.close();
+      }
+    }
+    // The reference's answers are pinned where they carry the point, so a broken harness cannot pass.
+    const ref = flows.reference! as Record<string, { status: number; json: unknown; cookies: { name: string; attributes: Record<string, unknown> }[] }>;
+    expect(ref["sign-in"]!.json).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] });
+    expect(ref["sign-in"]!.cookies.find((c) => c.name === TWO_FACTOR_COOKIE)!.attributes["max-age"]).toBe("600");
+    expect(ref["sign-in"]!.cookies.filter((c) => c.name === SESSION_COOKIE).every((c) => c.attributes["max-age"] === "0")).toBe(true);
+    expect(ref["enable after verifying"]).toMatchObject({ status: 400, json: { code: "TOTP_ALREADY_ENABLED" } });
+    expect(ref["a sixth attempt on the challenge"]).toMatchObject({ status: 400, json: { code: "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE" } });
+    expect(ref["verify-otp"]!.status).toBe(200);
+    expect(ref["verify-backup-code with trustDevice"]!.cookies.map((c) => c.name)).toContain(TRUST_COOKIE);
+    expect(ref["sign-in with otp only"]!.json).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["otp"] });
+    const steps = Object.keys(flows.reference!);
+    expect(Object.keys(flows.latchkey!)).toEqual(steps);
+    // Row 101: the verify-totp that turns two-factor on answers the old session's token and user
+    // on the reference, the new ones on Latchkey (tokens are "<any>" here; the flag is masked).
+    for (const side of ["reference", "latchkey"] as const) {
+      (flows[side]!["verify-totp"] as { json: { user: { twoFactorEnabled: unknown } } }).json.user.twoFactorEnabled = "<row 101>";
+    }
+    for (const name of steps) {
+      expect({ step: name, ...(flows.latchkey![name] as object) }).toEqual({ step: name, ...(flows.reference![name] as object) });
+    }
+  });
+
+  it("without sendOTP and with TOTP disabled the routes answer alike", async () => {
+    const answers: Record<string, unknown[]> = {};
+    for (const side of ["reference", "latchkey"] as const) {
+      const pair = await twoFactorPair({ noOTP: true, totpOptions: { disable: true } });
+      try {
+        const b = new Browser(pair[side]);
+        await b.post("/sign-up/email", { email: `off-${side}@example.com`, password: PASSWORD, name: "off" });
+        answers[side] = [
+          normalize(await b.post("/two-factor/enable", { password: PASSWORD })),
+          normalize(await b.post("/two-factor/enable", { password: PASSWORD, method: "otp" })),
+          normalize(await b.post("/two-factor/get-totp-uri", { password: PASSWORD })),
+          normalize(await b.post("/two-factor/verify-totp", { code: "123456" })),
+          normalize(await b.post("/two-factor/send-otp")),
+          normalize(await b.post("/two-factor/verify-otp", { code: "123456" })),
+        ];
+      } finally {
+        pair.close();
+      }
+    }
+    expect(answers.latchkey).toEqual(answers.reference);
+  });
+});
