@@ -79,7 +79,7 @@ describe("two-factor: stored enrollments carry over", () => {
   afterAll(() => pair.close());
 
   it("the twoFactor table and user column the reference migrated are Latchkey's, column for column", () => {
-    const columns = (table: string) => (pair.db.prepare(`pragma table_info("${table}")`).all() as { name: string }[]).map((c) => c.name);
+    const columns = (table: string) => (pair.db.prepare(`pragma table_info("${table}")`).all([]) as { name: string }[]).map((c) => c.name);
     expect(columns("twoFactor").sort()).toEqual(["backupCodes", "failedVerificationCount", "id", "lockedUntil", "secret", "userId", "verified"]);
     expect(columns("user")).toContain("twoFactorEnabled");
   });
@@ -88,7 +88,7 @@ describe("two-factor: stored enrollments carry over", () => {
     it(`a secret and backup codes enrolled on the ${from} sign in on the ${to}`, async () => {
       const email = `carry-${from}@example.com`;
       const { secret, backupCodes } = await enroll(new Browser(pair[from]), email);
-      const row = pair.db.prepare(`select secret, backupCodes, verified from twoFactor`).all() as { secret: string; backupCodes: string }[];
+      const row = pair.db.prepare(`select secret, backupCodes, verified from twoFactor`).all([]) as { secret: string; backupCodes: string }[];
       // Both encrypted: the `$ba$` envelope or hex, never the plain secret or a JSON list.
       for (const r of row) {
         expect(r.secret).not.toContain(secret);
@@ -254,5 +254,120 @@ describe("two-factor: one scripted flow answered alike", () => {
       }
     }
     expect(answers.latchkey).toEqual(answers.reference);
+  });
+});
+
+describe("two-factor: the reference's own client with twoFactorClient(), over real HTTP", () => {
+  /** The flow through `authClient.twoFactor.*`; every `{ data, error }`, normalised, and the redirects seen. */
+  async function clientFlow(side: "reference" | "latchkey"): Promise<unknown> {
+    const server = await listen();
+    const pair = await twoFactorPair({}, { baseURL: server.origin });
+    server.use(pair[side]);
+    try {
+      const redirects: unknown[] = [];
+      const make = () => {
+        const jar = jarFetch();
+        return createAuthClient({
+          baseURL: `${server.origin}${BASE_PATH}`,
+          fetchOptions: { customFetchImpl: jar.fetch },
+          plugins: [twoFactorClient({ onTwoFactorRedirect: (context) => void redirects.push(context) })],
+        });
+      };
+      const strip = (result: { data: unknown; error: unknown }) =>
+        normalize({ status: 0, json: result, cookies: [], response: new Response() }) as { json: unknown };
+      const email = "client@example.com";
+      const first = make();
+      const out: unknown[] = [];
+      await first.signUp.email({ email, password: PASSWORD, name: "client" });
+      const enabled = await first.twoFactor.enable({ password: PASSWORD });
+      out.push(strip(enabled).json);
+      const secret = secretOf((enabled.data as { totpURI: string }).totpURI);
+      out.push(strip(await first.twoFactor.verifyTotp({ code: "nope" })).json);
+      out.push(strip(await first.twoFactor.verifyTotp({ code: await referenceCode(secret, Date.now() - 30_000) })).json);
+      out.push(strip(await first.twoFactor.getTotpUri({ password: PASSWORD })).json);
+      const regenerated = await first.twoFactor.generateBackupCodes({ password: PASSWORD });
+      out.push(strip(regenerated).json);
+
+      const second = make();
+      out.push(strip(await second.signIn.email({ email, password: PASSWORD })).json);
+      out.push(strip(await second.twoFactor.verifyTotp({ code: await referenceCode(secret) })).json);
+      out.push(strip(await second.getSession()).json);
+
+      const third = make();
+      await third.signIn.email({ email, password: PASSWORD });
+      out.push(strip(await third.twoFactor.sendOtp()).json);
+      out.push(strip(await third.twoFactor.verifyOtp({ code: outbox.get(email)! })).json);
+      const fourth = make();
+      await fourth.signIn.email({ email, password: PASSWORD });
+      out.push(strip(await fourth.twoFactor.verifyBackupCode({ code: regenerated.data!.backupCodes[0]! })).json);
+      out.push(strip(await fourth.twoFactor.disable({ password: PASSWORD })).json);
+      out.push(redirects);
+      return out;
+    } finally {
+      pair.close();
+      await server.close();
+    }
+  }
+
+  it("enable, verifyTotp, getTotpUri, generateBackupCodes, onTwoFactorRedirect, sendOtp, verifyOtp, verifyBackupCode, disable: the same { data, error } from both servers", async () => {
+    const reference = (await clientFlow("reference")) as unknown[];
+    const latchkey = (await clientFlow("latchkey")) as unknown[];
+    expect(reference.at(-1)).toEqual([{ twoFactorMethods: ["totp", "otp"] }, { twoFactorMethods: ["totp", "otp"] }, { twoFactorMethods: ["totp", "otp"] }]);
+    // Row 101 (the enabling verifyTotp answers the old user on the reference): masked on both.
+    for (const flow of [reference, latchkey]) (flow[2] as { data: { user: { twoFactorEnabled: unknown } } }).data.user.twoFactorEnabled = "<row 101>";
+    expect(latchkey).toEqual(reference);
+  });
+});
+
+describe("two-factor: divergence rows 100-102", () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await twoFactorPair({ issuer: "Acme Issuer" });
+  });
+  afterAll(() => pair.close());
+
+  it("row 100: one TOTP code at two sign-ins — the reference accepts it twice within its window, Latchkey once", async () => {
+    for (const side of ["reference", "latchkey"] as const) {
+      const email = `replay-${side}@example.com`;
+      const { secret } = await enroll(new Browser(pair[side]), email);
+      const code = await referenceCode(secret);
+      const first = await (await challenge(pair[side], email)).post("/two-factor/verify-totp", { code });
+      expect(first.status).toBe(200);
+      const second = await (await challenge(pair[side], email)).post("/two-factor/verify-totp", { code });
+      if (side === "reference") expect(second.status).toBe(200);
+      else expect(second.json).toEqual({ code: "INVALID_CODE", message: "Invalid code" });
+    }
+  });
+
+  it("row 101: the verify-totp that turns two-factor on — the reference answers the deleted session's token and the old user, Latchkey the new session", async () => {
+    for (const side of ["reference", "latchkey"] as const) {
+      const email = `token-${side}@example.com`;
+      const b = new Browser(pair[side]);
+      await b.post("/sign-up/email", { email, password: PASSWORD, name: "t" });
+      const { totpURI } = (await b.post("/two-factor/enable", { password: PASSWORD })).json as { totpURI: string };
+      const answer = await b.post("/two-factor/verify-totp", { code: await referenceCode(secretOf(totpURI)) });
+      const { token, user } = answer.json as { token: string; user: { twoFactorEnabled: boolean } };
+      const [stored] = pair.db.prepare(`select count(*) as n from session where token = ?`).all([token]) as { n: number }[];
+      const cookieToken = decodeURIComponent(b.jar.get(SESSION_COOKIE)!).split(".")[0];
+      if (side === "reference") {
+        expect(stored!.n).toBe(0);
+        expect(cookieToken).not.toBe(token);
+        expect(user.twoFactorEnabled).toBe(false);
+      } else {
+        expect(stored!.n).toBe(1);
+        expect(cookieToken).toBe(token);
+        expect(user.twoFactorEnabled).toBe(true);
+      }
+    }
+  });
+
+  it("row 102: get-totp-uri with the plugin's `issuer` — the reference shows the app name, Latchkey the issuer enable used", async () => {
+    for (const side of ["reference", "latchkey"] as const) {
+      const b = new Browser(pair[side]);
+      const { totpURI: enrolled } = await enroll(b, `issuer-${side}@example.com`);
+      expect(new URL(enrolled).searchParams.get("issuer")).toBe("Acme Issuer");
+      const again = (await b.post("/two-factor/get-totp-uri", { password: PASSWORD })).json as { totpURI: string };
+      expect(new URL(again.totpURI).searchParams.get("issuer")).toBe(side === "reference" ? "Better Auth" : "Acme Issuer");
+    }
   });
 });
