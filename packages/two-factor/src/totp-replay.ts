@@ -1,5 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { hexEncode, utf8Encode, type Adapter } from "@latchkey/core";
+import { hexEncode, incrementStoredCounter, ttlSeconds, utf8Encode, type AuthContext } from "@latchkey/core";
 import { TOTP_WINDOW } from "./totp.js";
 
 /** A UUID-shaped id derived from `text`: fits the reference's `varchar(36)` ids and PostgreSQL `uuid` columns. */
@@ -14,13 +14,21 @@ function derivedId(text: string): string {
  * The mark is a verification row whose primary key is derived from user and step, so the
  * insert itself is the first-writer-wins gate: of concurrent submissions of one code exactly
  * one inserts, the others hit the key. It expires once the step has left the window.
+ * When verification values live in secondary storage only (no table), the mark is a counter
+ * there instead, and the atomic `increment` is the gate: only the caller that makes it 1 wins.
  * (The reference keeps no such mark and accepts a code again until it leaves the window.)
  */
-export async function reserveTotpStep(adapter: Adapter, userId: string, step: number, period: number): Promise<boolean> {
+export async function reserveTotpStep(auth: AuthContext, userId: string, step: number, period: number): Promise<boolean> {
   const identifier = `2fa-totp-used-${userId}-${step}`;
+  const expiresAt = new Date((step + TOTP_WINDOW + 1) * period * 1000);
+  const storage = auth.secondaryStorage;
+  if (storage && !auth.options.verification?.storeInDatabase) {
+    const ttl = Math.max(1, ttlSeconds(expiresAt));
+    return (await incrementStoredCounter(storage, `verification:${identifier}`, ttl, auth.logger)) === 1;
+  }
+  const { adapter } = auth;
   const id = derivedId(identifier);
   const now = new Date();
-  const expiresAt = new Date((step + TOTP_WINDOW + 1) * period * 1000);
   try {
     await adapter.create({
       model: "verification",

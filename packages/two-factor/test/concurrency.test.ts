@@ -1,6 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASE_KINDS, type TestAuth, type TestClient } from "@latchkey/test-support";
-import { challenged, enrolled, Outbox, totpCode, twoFactorInstance, viewBackupCodes } from "./instance.ts";
+import { redisStorage } from "@latchkey/redis-storage";
+import { testAuth, type DatabaseKind, type TestAuth, type TestClient } from "@latchkey/test-support";
+import { Redis } from "ioredis";
+import { twoFactor, type TwoFactorOptions } from "../src/index.ts";
+import { challenged, enrolled, Outbox, totpCode, viewBackupCodes } from "./instance.ts";
 
 /**
  * Races on every single-use secret and counter, on each database: ten requests at once,
@@ -8,19 +12,39 @@ import { challenged, enrolled, Outbox, totpCode, twoFactorInstance, viewBackupCo
  */
 const PARALLEL = 10;
 
-describe.each(DATABASE_KINDS)("concurrent second factors on %s", (kind) => {
+/** The stores raced on: each database, and PostgreSQL with verification values and sessions in Redis only. */
+const SETUPS: { name: string; db: DatabaseKind; redis: boolean }[] = [
+  { name: "sqlite", db: "sqlite", redis: false },
+  { name: "postgres", db: "postgres", redis: false },
+  { name: "mysql", db: "mysql", redis: false },
+  { name: "postgres + redis", db: "postgres", redis: true },
+];
+
+describe.each(SETUPS)("concurrent second factors on $name", ({ name, db, redis }) => {
+  const kind = name.replace(/[^a-z]/g, "");
   const outbox = new Outbox();
+  const client = redis ? new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true }) : null;
+  const storage = client ? redisStorage({ client, keyPrefix: `lk-two-factor-${randomUUID()}:` }) : undefined;
   let t: TestAuth;
   beforeAll(async () => {
-    t = await twoFactorInstance(kind, {
+    await client?.connect();
+    const options: TwoFactorOptions = {
       otpOptions: { sendOTP: outbox.send },
       accountLockout: { maxFailedAttempts: 10, durationSeconds: 900 },
-    });
+    };
+    t = await testAuth(
+      { emailAndPassword: { enabled: true }, ...(storage ? { secondaryStorage: storage } : {}), plugins: [twoFactor(options)] },
+      { db },
+    );
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await storage?.clear();
+    client?.disconnect();
+  });
 
-  const sessions = async (userId: string): Promise<number> =>
-    t.auth.$context.adapter.count({ model: "session", where: [{ field: "userId", value: userId }] });
+  // Through core, so sessions kept in Redis only are counted too.
+  const sessions = async (userId: string): Promise<number> => (await t.auth.$context.internalAdapter.listSessions(userId)).length;
   const challenges = (email: string, n: number): Promise<TestClient[]> =>
     Promise.all(Array.from({ length: n }, () => challenged(t, email)));
 

@@ -71,7 +71,7 @@ export const verifyTOTPRoute = (options: ResolvedTwoFactorOptions) =>
       lockout = signIn ? await claimAttempt(auth.adapter, row, options.lockout) : null;
       const secret = await symmetricDecrypt({ key: auth.secret, data: row.secret });
       const step = matchTotp(secret, ctx.body.code, params(options));
-      accepted = step !== null && (await reserveTotpStep(auth.adapter, user.id, step, options.totp.period));
+      accepted = step !== null && (await reserveTotpStep(auth, user.id, step, options.totp.period));
     } catch (error) {
       await attempt?.restore();
       await lockout?.cancel();
