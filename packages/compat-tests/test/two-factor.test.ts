@@ -26,7 +26,7 @@ import {
  * SQLite file and one secret: the TOTP/HOTP arithmetic against the reference's own functions,
  * enrollments, backup codes, challenges, OTPs and trusted devices made on one side used on the
  * other, one scripted flow answered alike, the reference's `twoFactorClient()` against
- * Latchkey over real HTTP, and divergence rows 100-102.
+ * Latchkey over real HTTP, and divergence rows 100-103.
  */
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const SECRETS = ["12345678901234567890", "a-Z_09xyzABCDEFGHIJKLMNOPQRSTUVW", "Zz-_0123456789abcdefghijklmnopqr"];
@@ -319,7 +319,7 @@ describe("two-factor: the reference's own client with twoFactorClient(), over re
   });
 });
 
-describe("two-factor: divergence rows 100-102", () => {
+describe("two-factor: divergence rows 100-103", () => {
   let pair: Pair;
   beforeAll(async () => {
     pair = await twoFactorPair({ issuer: "Acme Issuer" });
@@ -368,6 +368,34 @@ describe("two-factor: divergence rows 100-102", () => {
       expect(new URL(enrolled).searchParams.get("issuer")).toBe("Acme Issuer");
       const again = (await b.post("/two-factor/get-totp-uri", { password: PASSWORD })).json as { totpURI: string };
       expect(new URL(again.totpURI).searchParams.get("issuer")).toBe(side === "reference" ? "Better Auth" : "Acme Issuer");
+    }
+  });
+
+  it("row 103: twenty wrong codes at once against maxFailedAttempts 10 — the reference checks all twenty, Latchkey ten and locks the rest out", async () => {
+    const lockPair = await twoFactorPair({ accountLockout: { maxFailedAttempts: 10 } });
+    try {
+      for (const side of ["reference", "latchkey"] as const) {
+        const email = `lock-${side}@example.com`;
+        await enroll(new Browser(lockPair[side]), email);
+        const browsers = await Promise.all(Array.from({ length: 20 }, () => challenge(lockPair[side], email)));
+        const answers = await Promise.all(browsers.map((b) => b.post("/two-factor/verify-totp", { code: "000000x" })));
+        const checked = answers.filter((a) => a.status === 401).length;
+        const [row] = lockPair.db
+          .prepare(`select t.failedVerificationCount as n, t.lockedUntil as until from twoFactor t join user u on u.id = t.userId where u.email = ?`)
+          .all([email]) as { n: number; until: string | null }[];
+        expect(row!.until).not.toBeNull();
+        if (side === "reference") {
+          // Every request read the row before any failure was counted: the limit did not hold.
+          expect(checked).toBeGreaterThan(10);
+          expect(row!.n).toBe(checked);
+        } else {
+          expect(checked).toBe(10);
+          expect(answers.filter((a) => a.status === 429)).toHaveLength(10);
+          expect(row!.n).toBe(10);
+        }
+      }
+    } finally {
+      lockPair.close();
     }
   });
 });

@@ -43,7 +43,8 @@ export async function redeemTrustedDevice(ctx: EndpointContext, userId: string, 
   const identifier = await trustedIdentifier(ctx, value, userId);
   if (identifier) {
     const record = await ctx.context.internalAdapter.consumeVerificationValue(identifier);
-    if (record && record.value === userId) {
+    // Reference: the record must expire after now (strictly), not at this instant.
+    if (record && record.value === userId && record.expiresAt.getTime() > Date.now()) {
       await trustDevice(ctx, userId, maxAge);
       return true;
     }
