@@ -1,4 +1,8 @@
 import { fail, type EndpointContext } from "@latchkey/core";
+import * as v from "valibot";
+
+/** `{ password }`, the field optional when password-less users may skip it (reference schemas). */
+export const passwordBody = (optional: boolean) => v.object({ password: optional ? v.optional(v.string()) : v.string() });
 
 /**
  * The reference's password gate for the enrollment routes: with `allowPasswordless`, a user

@@ -1,4 +1,4 @@
-import type { Adapter } from "@latchkey/core";
+import type { Adapter, Row, Where } from "@latchkey/core";
 import { TWO_FACTOR_MODEL, type TwoFactorRow } from "./schema.js";
 
 /** The user's `twoFactor` row, or null. */
@@ -11,40 +11,25 @@ export const findTwoFactorRow = (adapter: Adapter, userId: string): Promise<TwoF
  */
 export const isVerified = (row: TwoFactorRow): boolean => row.verified !== false;
 
+/** Writes `set` on `row` only while `guard` still holds, in one statement; false when it no longer did. */
+async function setIf(adapter: Adapter, row: TwoFactorRow, guard: Where, set: Row): Promise<boolean> {
+  const where: Where[] = [{ field: "id", value: row.id }, guard];
+  return (await adapter.incrementOne({ model: TWO_FACTOR_MODEL, where, increment: {}, set })) !== null;
+}
+
 /**
  * Replaces the backup-code list only if it is still `expected`: of concurrent redemptions of
  * one stored list exactly one wins (a compare-and-set on the stored text, as the reference).
  */
-export async function swapBackupCodes(adapter: Adapter, row: TwoFactorRow, expected: string, next: string): Promise<boolean> {
-  const updated = await adapter.incrementOne({
-    model: TWO_FACTOR_MODEL,
-    where: [
-      { field: "id", value: row.id },
-      { field: "backupCodes", value: expected },
-    ],
-    increment: {},
-    set: { backupCodes: next },
-  });
-  return updated !== null;
-}
+export const swapBackupCodes = (adapter: Adapter, row: TwoFactorRow, expected: string, next: string): Promise<boolean> =>
+  setIf(adapter, row, { field: "backupCodes", value: expected }, { backupCodes: next });
 
 /**
  * Restarts an unverified enrollment in place: the new secret and codes are written only while
  * the row is still unverified, so an enrollment confirmed meanwhile is never overwritten.
  */
-export async function restartEnrollment(
+export const restartEnrollment = (
   adapter: Adapter,
   row: TwoFactorRow,
   data: { secret: string; backupCodes: string; verified: boolean },
-): Promise<boolean> {
-  const updated = await adapter.incrementOne({
-    model: TWO_FACTOR_MODEL,
-    where: [
-      { field: "id", value: row.id },
-      { field: "verified", value: false },
-    ],
-    increment: {},
-    set: data,
-  });
-  return updated !== null;
-}
+): Promise<boolean> => setIf(adapter, row, { field: "verified", value: false }, data);

@@ -5,7 +5,7 @@ import { resolveVerifier, type ChallengeAttempt } from "../challenge.js";
 import { TWO_FACTOR_ERROR_CODES } from "../error-codes.js";
 import { claimAttempt, type LockoutAttempt } from "../lockout.js";
 import type { ResolvedTwoFactorOptions, UserWithTwoFactor } from "../options.js";
-import { assertPassword } from "../password.js";
+import { assertPassword, passwordBody } from "../password.js";
 import { TWO_FACTOR_MODEL } from "../schema.js";
 import { findTwoFactorRow, swapBackupCodes } from "../two-factor-row.js";
 
@@ -80,7 +80,7 @@ export const generateBackupCodesRoute = (options: ResolvedTwoFactorOptions) =>
     "/two-factor/generate-backup-codes",
     {
       method: "POST",
-      body: v.object({ password: options.backupCodes.allowPasswordless ? v.optional(v.string()) : v.string() }),
+      body: passwordBody(options.backupCodes.allowPasswordless),
       use: [sessionMiddleware],
     },
     async (ctx) => {

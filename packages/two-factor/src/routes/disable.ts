@@ -1,7 +1,6 @@
 import { endpoint, sensitiveSessionMiddleware } from "@latchkey/core";
-import * as v from "valibot";
 import type { ResolvedTwoFactorOptions, UserWithTwoFactor } from "../options.js";
-import { assertPassword } from "../password.js";
+import { assertPassword, passwordBody } from "../password.js";
 import { TWO_FACTOR_MODEL } from "../schema.js";
 import { replaceSession } from "../session-swap.js";
 import { forgetTrustedDevice } from "../trust-device.js";
@@ -16,7 +15,7 @@ export const disableRoute = (options: ResolvedTwoFactorOptions) =>
     "/two-factor/disable",
     {
       method: "POST",
-      body: v.object({ password: options.allowPasswordless ? v.optional(v.string()) : v.string() }),
+      body: passwordBody(options.allowPasswordless),
       use: [sensitiveSessionMiddleware],
     },
     async (ctx) => {

@@ -4,7 +4,7 @@ import { resolveVerifier } from "../challenge.js";
 import { TWO_FACTOR_ERROR_CODES } from "../error-codes.js";
 import { claimAttempt, type LockoutAttempt } from "../lockout.js";
 import type { ResolvedTwoFactorOptions, UserWithTwoFactor } from "../options.js";
-import { assertPassword } from "../password.js";
+import { assertPassword, passwordBody } from "../password.js";
 import { TWO_FACTOR_MODEL } from "../schema.js";
 import { replaceSession } from "../session-swap.js";
 import { matchTotp, totpCode, totpURI } from "../totp.js";
@@ -27,7 +27,7 @@ export const getTOTPURIRoute = (options: ResolvedTwoFactorOptions) =>
     "/two-factor/get-totp-uri",
     {
       method: "POST",
-      body: v.object({ password: options.totp.allowPasswordless ? v.optional(v.string()) : v.string() }),
+      body: passwordBody(options.totp.allowPasswordless),
       use: [sessionMiddleware],
     },
     async (ctx) => {
