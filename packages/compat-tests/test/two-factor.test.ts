@@ -128,6 +128,33 @@ describe("two-factor: stored enrollments carry over", () => {
   }
 });
 
+describe("two-factor: stored OTPs and backup codes in each storage mode carry over", () => {
+  const modes = [
+    { storeOTP: "hashed", storeBackupCodes: "plain" },
+    { storeOTP: "encrypted", storeBackupCodes: "encrypted" },
+  ] as const;
+  it.each(modes)("storeOTP $storeOTP, storeBackupCodes $storeBackupCodes, both directions", async ({ storeOTP, storeBackupCodes }) => {
+    const pair = await twoFactorPair({ otpOptions: { storeOTP }, backupCodeOptions: { storeBackupCodes } });
+    try {
+      for (const [from, to] of [["reference", "latchkey"], ["latchkey", "reference"]] as const) {
+        const email = `mode-${from}@example.com`;
+        const { backupCodes } = await enroll(new Browser(pair[from]), email);
+        const [row] = pair.db.prepare(`select t.backupCodes as codes from twoFactor t join user u on u.id = t.userId where u.email = ?`).all([email]) as { codes: string }[];
+        if (storeBackupCodes === "plain") expect(JSON.parse(row!.codes)).toEqual(backupCodes);
+        else expect(row!.codes).not.toContain(backupCodes[0]);
+        const browser = await challenge(pair[from], email);
+        expect((await browser.post("/two-factor/send-otp")).status).toBe(200);
+        browser.handler = pair[to];
+        expect((await browser.post("/two-factor/verify-otp", { code: outbox.get(email) })).status).toBe(200);
+        const byCode = await challenge(pair[to], email);
+        expect((await byCode.post("/two-factor/verify-backup-code", { code: backupCodes[2] })).status).toBe(200);
+      }
+    } finally {
+      pair.close();
+    }
+  });
+});
+
 /** An answer with what differs by construction (tokens, ids, dates, secrets, codes, signatures) replaced by marks. */
 function normalize(answer: Answer): unknown {
   const json = JSON.parse(
