@@ -19,6 +19,11 @@ const NOOP: LockoutAttempt = { failed: async () => {}, succeeded: async () => {}
 
 const locked = () => TWO_FACTOR_ERROR_CODES.fail("ACCOUNT_TEMPORARILY_LOCKED", "TOO_MANY_REQUESTS");
 
+/** 429 `ACCOUNT_TEMPORARILY_LOCKED` while the row's lock is in force (checked before a challenge attempt is taken, as the reference). */
+export function assertNotLocked(row: TwoFactorRow, lockout: Lockout): void {
+  if (lockout.enabled && row.lockedUntil && new Date(row.lockedUntil).getTime() > Date.now()) throw locked();
+}
+
 /**
  * Counts one sign-in attempt against the per-user lockout before the code is checked, in one
  * guarded update (`failedVerificationCount < max`): concurrent wrong codes can never pass
@@ -30,7 +35,7 @@ export async function claimAttempt(adapter: Adapter, row: TwoFactorRow, lockout:
   if (!lockout.enabled) return NOOP;
   const byId = { field: "id", value: row.id };
   const now = new Date();
-  if (row.lockedUntil && new Date(row.lockedUntil).getTime() > now.getTime()) throw locked();
+  assertNotLocked(row, lockout);
   if (row.lockedUntil) {
     await adapter.incrementOne({
       model: TWO_FACTOR_MODEL,

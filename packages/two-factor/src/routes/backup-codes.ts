@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { decodeBackupCodes, encodeBackupCodes, newBackupCodes } from "../backup-codes.js";
 import { resolveVerifier, type ChallengeAttempt } from "../challenge.js";
 import { TWO_FACTOR_ERROR_CODES } from "../error-codes.js";
-import { claimAttempt, type LockoutAttempt } from "../lockout.js";
+import { assertNotLocked, claimAttempt, type LockoutAttempt } from "../lockout.js";
 import type { ResolvedTwoFactorOptions, UserWithTwoFactor } from "../options.js";
 import { assertPassword, passwordBody } from "../password.js";
 import { TWO_FACTOR_MODEL } from "../schema.js";
@@ -35,9 +35,7 @@ export const verifyBackupCodeRoute = (options: ResolvedTwoFactorOptions) =>
     const signIn = verifier.session === null;
     const row = await findTwoFactorRow(auth.adapter, verifier.user.id);
     if (!row) throw TWO_FACTOR_ERROR_CODES.fail("BACKUP_CODES_NOT_ENABLED", "BAD_REQUEST");
-    if (signIn && options.lockout.enabled && row.lockedUntil && new Date(row.lockedUntil).getTime() > Date.now()) {
-      throw TWO_FACTOR_ERROR_CODES.fail("ACCOUNT_TEMPORARILY_LOCKED", "TOO_MANY_REQUESTS");
-    }
+    if (signIn) assertNotLocked(row, options.lockout);
     const attempt: ChallengeAttempt | null = signIn ? await verifier.beginAttempt() : null;
     let lockout: LockoutAttempt | null = null;
     let remaining: string[] | null;

@@ -2,7 +2,7 @@ import { endpoint, fail, generateRandomString, toOutput } from "@latchkey/core";
 import * as v from "valibot";
 import { resolveVerifier } from "../challenge.js";
 import { TWO_FACTOR_ERROR_CODES } from "../error-codes.js";
-import { claimAttempt, type LockoutAttempt } from "../lockout.js";
+import { assertNotLocked, claimAttempt, type LockoutAttempt } from "../lockout.js";
 import type { ResolvedTwoFactorOptions, UserWithTwoFactor } from "../options.js";
 import { otpMatches, storedOTP } from "../otp-store.js";
 import { replaceSession } from "../session-swap.js";
@@ -66,9 +66,7 @@ export const verifyOTPRoute = (options: ResolvedTwoFactorOptions) =>
       const auth = ctx.context;
       const verifier = await resolveVerifier(ctx, options);
       const row = verifier.session === null ? await findTwoFactorRow(auth.adapter, verifier.user.id) : null;
-      if (row && options.lockout.enabled && row.lockedUntil && new Date(row.lockedUntil).getTime() > Date.now()) {
-        throw TWO_FACTOR_ERROR_CODES.fail("ACCOUNT_TEMPORARILY_LOCKED", "TOO_MANY_REQUESTS");
-      }
+      if (row) assertNotLocked(row, options.lockout);
       const identifier = otpIdentifier(verifier.key);
       const consumed = await auth.internalAdapter.consumeVerificationValue(identifier);
       if (!consumed) throw TWO_FACTOR_ERROR_CODES.fail("OTP_HAS_EXPIRED", "BAD_REQUEST");

@@ -2,7 +2,7 @@ import { endpoint, sessionMiddleware, symmetricDecrypt, toOutput } from "@latchk
 import * as v from "valibot";
 import { resolveVerifier } from "../challenge.js";
 import { TWO_FACTOR_ERROR_CODES } from "../error-codes.js";
-import { claimAttempt, type LockoutAttempt } from "../lockout.js";
+import { assertNotLocked, claimAttempt, type LockoutAttempt } from "../lockout.js";
 import type { ResolvedTwoFactorOptions, UserWithTwoFactor } from "../options.js";
 import { assertPassword, passwordBody } from "../password.js";
 import { TWO_FACTOR_MODEL } from "../schema.js";
@@ -61,9 +61,7 @@ export const verifyTOTPRoute = (options: ResolvedTwoFactorOptions) =>
     const signIn = verifier.session === null;
     const row = await findTwoFactorRow(auth.adapter, user.id);
     if (!row || (signIn && !isVerified(row))) throw TWO_FACTOR_ERROR_CODES.fail("TOTP_NOT_ENABLED", "BAD_REQUEST");
-    if (signIn && options.lockout.enabled && row.lockedUntil && new Date(row.lockedUntil).getTime() > Date.now()) {
-      throw TWO_FACTOR_ERROR_CODES.fail("ACCOUNT_TEMPORARILY_LOCKED", "TOO_MANY_REQUESTS");
-    }
+    if (signIn) assertNotLocked(row, options.lockout);
     const attempt = signIn ? await verifier.beginAttempt() : null;
     let lockout: LockoutAttempt | null = null;
     let accepted: boolean;
