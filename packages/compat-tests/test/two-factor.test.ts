@@ -1,12 +1,19 @@
 import { createOTP } from "@better-auth/utils/otp";
 import { createAuthClient } from "better-auth/client";
+import { getMigrations } from "better-auth/db/migration";
+import { twoFactor as referenceTwoFactor } from "better-auth/plugins";
+import { createAuth } from "@latchkey/core";
+import { kyselyAdapter } from "@latchkey/adapter-kysely";
+import { twoFactor } from "@latchkey/two-factor";
 import { twoFactorClient } from "better-auth/client/plugins";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { hotp, matchTotp, totpCode, totpURI } from "@latchkey/two-factor";
 import { jarFetch } from "./support/client-fetch.ts";
 import { SESSION_COOKIE } from "./support/cookies.ts";
-import { BASE_PATH, type Pair } from "./support/instances.ts";
+import { BASE_PATH, BASE_URL, SECRET, type Pair } from "./support/instances.ts";
+import { openSqlite, tempDatabaseFile } from "./support/sqlite.ts";
 import { listen } from "./support/server.ts";
+import { normalize, scriptedFlow } from "./support/two-factor-flow.ts";
 import {
   Browser,
   challenge,
@@ -18,7 +25,6 @@ import {
   TRUST_COOKIE,
   TWO_FACTOR_COOKIE,
   twoFactorPair,
-  type Answer,
 } from "./support/two-factor.ts";
 
 /**
@@ -67,6 +73,35 @@ describe("two-factor: HOTP/TOTP vectors computed by the reference's createOTP", 
       for (const [issuer, account] of [["My App", "a+b@example.com"], ["Ünïcödé & co", "x@y.z"], ["plain", "user"]] as const) {
         expect(totpURI(secret, issuer, account, { digits: 8, period: 60 })).toBe(createOTP(secret, { digits: 8, period: 60 }).url(issuer, account));
       }
+    }
+  });
+});
+
+describe("two-factor: tables made by either side satisfy the other", () => {
+  const ddl = (file: string) => {
+    const db = openSqlite(file);
+    try {
+      return db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").all([]);
+    } finally {
+      db.close();
+    }
+  };
+  it("Latchkey's createTables leaves the reference's migrations nothing to do, and makes the reference's DDL", async () => {
+    const [byReference, byLatchkey] = [tempDatabaseFile(), tempDatabaseFile()];
+    const connections = [openSqlite(byReference.file), openSqlite(byLatchkey.file)];
+    try {
+      const referenceOptions = (db: unknown) => ({ database: db, secret: SECRET, baseURL: BASE_URL, emailAndPassword: { enabled: true }, plugins: [referenceTwoFactor()] });
+      await (await getMigrations(referenceOptions(connections[0]) as Parameters<typeof getMigrations>[0])).runMigrations();
+      const auth = createAuth({ database: kyselyAdapter(connections[1]!), secret: SECRET, baseURL: BASE_URL, emailAndPassword: { enabled: true }, plugins: [twoFactor()] });
+      await auth.createTables();
+      const { toBeCreated, toBeAdded, toBeAddedIndexes } = await getMigrations(referenceOptions(connections[1]) as Parameters<typeof getMigrations>[0]);
+      expect({ toBeCreated, toBeAdded, toBeAddedIndexes }).toEqual({ toBeCreated: [], toBeAdded: [], toBeAddedIndexes: [] });
+      expect(await auth.$context.adapter.findSchemaProblems?.()).toEqual([]);
+      expect(ddl(byLatchkey.file)).toEqual(ddl(byReference.file));
+    } finally {
+      for (const c of connections) c.close();
+      byReference.remove();
+      byLatchkey.remove();
     }
   });
 });
@@ -154,79 +189,6 @@ describe("two-factor: stored OTPs and backup codes in each storage mode carry ov
     }
   });
 });
-
-/** An answer with what differs by construction (tokens, ids, dates, secrets, codes, signatures) replaced by marks. */
-function normalize(answer: Answer): unknown {
-  const json = JSON.parse(
-    JSON.stringify(answer.json, (key, value: unknown) => {
-      if (["id", "userId", "createdAt", "updatedAt", "expiresAt", "token"].includes(key)) return value === null || value === undefined ? value : "<any>";
-      if (key === "totpURI" && typeof value === "string") return value.replace(/secret=[A-Z2-7]+/, "secret=<secret>");
-      if (key === "backupCodes" && Array.isArray(value)) return value.map((c: string) => (/^[a-zA-Z0-9]{5}-[a-zA-Z0-9]{5}$/.test(c) ? "<code>" : c));
-      return value;
-    }),
-  ) as unknown;
-  const cookies = answer.cookies
-    .map((c) => ({ ...c, value: c.value === "" ? "" : "<value>" }))
-    .sort((a, b) => `${a.name}${a.value}`.localeCompare(`${b.name}${b.value}`));
-  return { status: answer.status, json, cookies };
-}
-
-/** One scripted two-factor life on one side; every answer normalised. */
-async function scriptedFlow(pair: Pair, side: "reference" | "latchkey"): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  const email = "flow@example.com";
-  const b = new Browser(pair[side]);
-  const step = async (name: string, path: string, body?: unknown) => {
-    const answer = await b.post(path, body);
-    out[name] = normalize(answer);
-    return answer;
-  };
-  await b.post("/sign-up/email", { email, password: PASSWORD, name: "flow" });
-  await step("enable without password", "/two-factor/enable", {});
-  await step("enable with a wrong password", "/two-factor/enable", { password: "wrong-password" });
-  await step("get-totp-uri before enrolling", "/two-factor/get-totp-uri", { password: PASSWORD });
-  await step("generate-backup-codes before enabling", "/two-factor/generate-backup-codes", { password: PASSWORD });
-  await step("verify-backup-code without a row", "/two-factor/verify-backup-code", { code: "aaaaa-bbbbb" });
-  const enabled = await step("enable", "/two-factor/enable", { password: PASSWORD });
-  const { totpURI, backupCodes } = enabled.json as { totpURI: string; backupCodes: string[] };
-  const secret = secretOf(totpURI);
-  await step("enable again while unverified", "/two-factor/enable", { password: PASSWORD, method: "totp" });
-  const current = (await b.post("/two-factor/get-totp-uri", { password: PASSWORD })).json as { totpURI: string };
-  const live = secretOf(current.totpURI);
-  await step("verify-totp with a wrong code", "/two-factor/verify-totp", { code: "000000x" });
-  await step("verify-totp", "/two-factor/verify-totp", { code: await referenceCode(live, Date.now() - 30_000) });
-  await step("enable after verifying", "/two-factor/enable", { password: PASSWORD });
-  await step("get-totp-uri", "/two-factor/get-totp-uri", { password: PASSWORD });
-  await step("get-totp-uri with a wrong password", "/two-factor/get-totp-uri", { password: "wrong-password" });
-  await step("sign-out", "/sign-out", {});
-  await step("verify-totp without a cookie", "/two-factor/verify-totp", { code: "123456" });
-  await step("sign-in", "/sign-in/email", { email, password: PASSWORD });
-  await step("verify-totp with the challenge, wrong", "/two-factor/verify-totp", { code: "000000x" });
-  await step("verify-backup-code, wrong", "/two-factor/verify-backup-code", { code: "nope" });
-  await step("verify-otp before sending", "/two-factor/verify-otp", { code: "123456" });
-  await step("send-otp", "/two-factor/send-otp");
-  await step("verify-otp, wrong", "/two-factor/verify-otp", { code: "abcdef" });
-  await step("verify-otp", "/two-factor/verify-otp", { code: outbox.get(email) });
-  const generated = await step("generate-backup-codes", "/two-factor/generate-backup-codes", { password: PASSWORD });
-  const fresh = (generated.json as { backupCodes: string[] }).backupCodes;
-  await step("an old backup code after generating", "/two-factor/verify-backup-code", { code: backupCodes[0] });
-  await step("sign-out again", "/sign-out", {});
-  await b.post("/sign-in/email", { email, password: PASSWORD });
-  for (let i = 0; i < 5; i++) await b.post("/two-factor/verify-backup-code", { code: `wrong-${i}` });
-  await step("a sixth attempt on the challenge", "/two-factor/verify-backup-code", { code: fresh[0] });
-  await b.post("/sign-in/email", { email, password: PASSWORD });
-  await step("verify-backup-code with trustDevice", "/two-factor/verify-backup-code", { code: fresh[0], trustDevice: true });
-  await b.post("/sign-out", {});
-  await step("sign-in on a trusted device", "/sign-in/email", { email, password: PASSWORD });
-  await step("disable with a wrong password", "/two-factor/disable", { password: "wrong-password" });
-  await step("disable", "/two-factor/disable", { password: PASSWORD });
-  await step("enable otp", "/two-factor/enable", { password: PASSWORD, method: "otp" });
-  await b.post("/sign-out", {});
-  await step("sign-in with otp only", "/sign-in/email", { email, password: PASSWORD });
-  await step("verify-totp without an enrollment", "/two-factor/verify-totp", { code: "123456" });
-  expect(secret).not.toBe(live);
-  return out;
-}
 
 describe("two-factor: one scripted flow answered alike", () => {
   it("statuses, bodies and Set-Cookie lines (names and attributes) match step by step", async () => {
