@@ -3,13 +3,14 @@ import {
   lastLoginMethod as referenceLastLoginMethod,
   oAuthProxy as referenceOAuthProxy,
 } from "better-auth/plugins";
-import { oneTap as referenceOneTap } from "better-auth/plugins";
+import { oneTap as referenceOneTap, twoFactor as referenceTwoFactor } from "better-auth/plugins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer } from "@latchkey/bearer";
 import { genericOAuth } from "@latchkey/generic-oauth";
 import { lastLoginMethod } from "@latchkey/last-login-method";
 import { oAuthProxy } from "@latchkey/oauth-proxy";
 import { oneTap } from "@latchkey/one-tap";
+import { twoFactor } from "@latchkey/two-factor";
 import { github, google, socialProviderFactories } from "@latchkey/social-providers";
 import { capture, type Captured } from "./support/capture.ts";
 import { signUp } from "./support/flows.ts";
@@ -20,8 +21,8 @@ import { sendRaw, type BodylessShape, type RawRequest } from "./support/raw-http
 import { restoreTables, snapshotTables } from "./support/tables.ts";
 
 /**
- * Every POST route of core and of bearer, one-tap, last-login-method, oauth-proxy and
- * generic-oauth, sent with no body over real HTTP to both: the reference behind its Node
+ * Every POST route of core and of bearer, one-tap, last-login-method, oauth-proxy,
+ * generic-oauth and two-factor, sent with no body over real HTTP to both: the reference behind its Node
  * adapter, Latchkey behind @hono/node-server. The reference treats such a POST as an empty
  * input; Latchkey answered 415 UNSUPPORTED_MEDIA_TYPE to all of them.
  */
@@ -45,6 +46,7 @@ const referenceOptions = {
     referenceLastLoginMethod(),
     referenceOAuthProxy(),
     referenceGenericOAuth({ config: [idp] }),
+    referenceTwoFactor(),
   ],
 };
 const latchkeyOptions = {
@@ -56,6 +58,7 @@ const latchkeyOptions = {
     lastLoginMethod(),
     oAuthProxy(),
     genericOAuth({ config: [idp] }),
+    twoFactor(),
   ],
 };
 

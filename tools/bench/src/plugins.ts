@@ -36,6 +36,7 @@ export const REFERENCE_PLUGINS: Record<string, { from: string; factory: string }
   "multi-session": { from: "better-auth/plugins", factory: "multiSession" },
   "oauth-proxy": { from: "better-auth/plugins", factory: "oAuthProxy" },
   "one-tap": { from: "better-auth/plugins", factory: "oneTap" },
+  "two-factor": { from: "better-auth/plugins", factory: "twoFactor" },
 };
 
 /**

@@ -22,14 +22,14 @@ describe("virtualModules", () => {
         factory: "bearer",
       },
       {
-        id: "two-factor",
-        packageName: "@latchkey/two-factor",
-        entry: "/repo/packages/two-factor/src/index.ts",
-        factory: "twoFactor",
+        id: "organization",
+        packageName: "@latchkey/organization",
+        entry: "/repo/packages/organization/src/index.ts",
+        factory: "organization",
       },
     ],
     skipped: [],
-    unmapped: ["two-factor"],
+    unmapped: ["organization"],
   };
   const modules = virtualModules(discovery);
 
@@ -39,13 +39,13 @@ describe("virtualModules", () => {
       'case "bearer": plugins.push((await import("/repo/packages/bearer/src/index.ts")).bearer()); break;',
     );
     expect(lazy).toContain(
-      'case "two-factor": plugins.push((await import("/repo/packages/two-factor/src/index.ts")).twoFactor()); break;',
+      'case "organization": plugins.push((await import("/repo/packages/organization/src/index.ts")).organization()); break;',
     );
   });
 
   it("gives the reference only the plugins it has a counterpart for", () => {
     expect(modules["bench:reference-plugins"]).toContain('(await import("better-auth/plugins")).bearer()');
-    expect(modules["bench:reference-plugins"]).not.toContain("two-factor");
+    expect(modules["bench:reference-plugins"]).not.toContain("organization");
     expect(modules["bench:reference-all-plugins"]).toContain(
       'import { bearer as plugin0 } from "better-auth/plugins";',
     );
