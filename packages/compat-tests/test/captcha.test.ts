@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { captcha as referenceCaptcha } from "better-auth/plugins";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { captcha } from "@latchkey/captcha";
-import { capture } from "./support/capture.ts";
+import { statusAndBody } from "./support/capture.ts";
 import { createPair, jsonPost, type Pair } from "./support/instances.ts";
 import { countRows } from "./support/tables.ts";
 
@@ -55,12 +55,6 @@ async function pairWith(options: () => Options): Promise<Pair> {
 const signUp = (n: string, headers: Record<string, string> = {}): Request =>
   jsonPost("/sign-up/email", { email: `cap-${n}@example.com`, password: "correct horse battery", name: n }, headers);
 
-/** The status and JSON body (content type aside: row 800). */
-async function outcome(response: Response): Promise<{ status: number; body: unknown }> {
-  const got = await capture(response);
-  return { status: got.status, body: got.body };
-}
-
 describe("captcha: the same answers from both (turnstile and reCAPTCHA against one stub)", () => {
   let pair: Pair;
   beforeAll(async () => {
@@ -70,8 +64,8 @@ describe("captcha: the same answers from both (turnstile and reCAPTCHA against o
 
   it("no token: 400 MISSING_RESPONSE from both, nothing written, the stub not asked", async () => {
     const before = countRows(pair.db);
-    const ref = await outcome(await pair.reference(signUp("none-r")));
-    const lk = await outcome(await pair.latchkey(signUp("none-l")));
+    const ref = await statusAndBody(await pair.reference(signUp("none-r")));
+    const lk = await statusAndBody(await pair.latchkey(signUp("none-l")));
     expect(ref).toEqual({ status: 400, body: { message: "Missing CAPTCHA response", code: "MISSING_RESPONSE" } });
     expect(lk).toEqual(ref);
     expect(countRows(pair.db)).toEqual(before);
@@ -81,8 +75,8 @@ describe("captcha: the same answers from both (turnstile and reCAPTCHA against o
   it("a rejected token: 403 VERIFICATION_FAILED from both, nothing written", async () => {
     answer = { status: 200, body: '{"success":false,"error-codes":["invalid-input-response"]}' };
     const before = countRows(pair.db);
-    const ref = await outcome(await pair.reference(signUp("bad-r", { "x-captcha-response": "bad" })));
-    const lk = await outcome(await pair.latchkey(signUp("bad-l", { "x-captcha-response": "bad" })));
+    const ref = await statusAndBody(await pair.reference(signUp("bad-r", { "x-captcha-response": "bad" })));
+    const lk = await statusAndBody(await pair.latchkey(signUp("bad-l", { "x-captcha-response": "bad" })));
     expect(ref).toEqual({ status: 403, body: { message: "Captcha verification failed", code: "VERIFICATION_FAILED" } });
     expect(lk).toEqual(ref);
     expect(countRows(pair.db)).toEqual(before);
@@ -102,8 +96,8 @@ describe("captcha: the same answers from both (turnstile and reCAPTCHA against o
 
   it("the provider down: 500 UNKNOWN_ERROR from both", async () => {
     answer = { status: 503, body: "unavailable" };
-    const ref = await outcome(await pair.reference(signUp("down-r", { "x-captcha-response": "t" })));
-    const lk = await outcome(await pair.latchkey(signUp("down-l", { "x-captcha-response": "t" })));
+    const ref = await statusAndBody(await pair.reference(signUp("down-r", { "x-captcha-response": "t" })));
+    const lk = await statusAndBody(await pair.latchkey(signUp("down-l", { "x-captcha-response": "t" })));
     expect(ref).toEqual({ status: 500, body: { message: "Something went wrong", code: "UNKNOWN_ERROR" } });
     expect(lk).toEqual(ref);
   });
@@ -149,8 +143,8 @@ describe("captcha: reCAPTCHA v3 score, action and hostname judged alike", () => 
   ])("%s", async (name, body) => {
     answer = { status: 200, body: JSON.stringify(body) };
     const slug = name.replace(/\W/g, "");
-    const ref = await outcome(await pair.reference(signUp(`g-${slug}-r`, { "x-captcha-response": "t" })));
-    const lk = await outcome(await pair.latchkey(signUp(`g-${slug}-l`, { "x-captcha-response": "t" })));
+    const ref = await statusAndBody(await pair.reference(signUp(`g-${slug}-r`, { "x-captcha-response": "t" })));
+    const lk = await statusAndBody(await pair.latchkey(signUp(`g-${slug}-l`, { "x-captcha-response": "t" })));
     expect(lk.status).toBe(ref.status);
     if (ref.status !== 200) expect(lk.body).toEqual(ref.body);
     expect(received.map((r) => r.contentType)).toEqual(["application/x-www-form-urlencoded", "application/x-www-form-urlencoded"]);
@@ -180,8 +174,8 @@ describe("captcha: endpoint rules", () => {
 
   it("row 802: `/list/**` — the reference also guards /list-sessions (a segment that only starts with `list`), Latchkey not", async () => {
     const get = () => new Request("http://localhost:3000/api/auth/list-sessions");
-    const ref = await outcome(await pair.reference(get()));
-    const lk = await outcome(await pair.latchkey(get()));
+    const ref = await statusAndBody(await pair.reference(get()));
+    const lk = await statusAndBody(await pair.latchkey(get()));
     expect(ref).toEqual({ status: 400, body: { message: "Missing CAPTCHA response", code: "MISSING_RESPONSE" } });
     expect(lk.status).toBe(401);
   });

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { haveIBeenPwned as referenceHaveIBeenPwned } from "better-auth/plugins";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { haveIBeenPwned } from "@latchkey/have-i-been-pwned";
-import { capture } from "./support/capture.ts";
+import { statusAndBody } from "./support/capture.ts";
 import { signUp } from "./support/flows.ts";
 import { createPair, jsonPost, type Pair } from "./support/instances.ts";
 import { countRows } from "./support/tables.ts";
@@ -54,11 +54,6 @@ beforeEach(() => {
 });
 
 const body = (email: string, password: string) => ({ email, password, name: "Pwned" });
-async function outcome(response: Response): Promise<{ status: number; body: unknown }> {
-  const got = await capture(response);
-  return { status: got.status, body: got.body };
-}
-
 describe("have-i-been-pwned: the same answers from both", () => {
   let pair: Pair;
   beforeAll(async () => {
@@ -71,8 +66,8 @@ describe("have-i-been-pwned: the same answers from both", () => {
 
   it("a breached password on sign-up: the same 400 PASSWORD_COMPROMISED, no row, the same prefix asked with Add-Padding", async () => {
     const before = countRows(pair.db);
-    const ref = await outcome(await pair.reference(jsonPost("/sign-up/email", body("r@example.com", BREACHED))));
-    const lk = await outcome(await pair.latchkey(jsonPost("/sign-up/email", body("l@example.com", BREACHED))));
+    const ref = await statusAndBody(await pair.reference(jsonPost("/sign-up/email", body("r@example.com", BREACHED))));
+    const lk = await statusAndBody(await pair.latchkey(jsonPost("/sign-up/email", body("l@example.com", BREACHED))));
     expect(ref).toEqual({
       status: 400,
       body: {
@@ -91,8 +86,8 @@ describe("have-i-been-pwned: the same answers from both", () => {
     const lk = await signUp(pair.latchkey, { email: "clean-l@example.com", password: CLEAN, name: "Pwned" });
     const change = (cookie: string) =>
       jsonPost("/change-password", { currentPassword: CLEAN, newPassword: BREACHED }, { cookie });
-    const refAnswer = await outcome(await pair.reference(change(lk.cookie)));
-    const lkAnswer = await outcome(await pair.latchkey(change(ref.cookie)));
+    const refAnswer = await statusAndBody(await pair.reference(change(lk.cookie)));
+    const lkAnswer = await statusAndBody(await pair.latchkey(change(ref.cookie)));
     expect(refAnswer.status).toBe(400);
     expect(lkAnswer).toEqual(refAnswer);
   });
@@ -100,8 +95,8 @@ describe("have-i-been-pwned: the same answers from both", () => {
   it("row 803: the range API answers 500 — the reference answers 500, Latchkey 503 PASSWORD_CHECK_UNAVAILABLE; neither writes", async () => {
     failure = { status: 500, body: "oops" };
     const before = countRows(pair.db);
-    const ref = await outcome(await pair.reference(jsonPost("/sign-up/email", body("down-r@example.com", CLEAN))));
-    const lk = await outcome(await pair.latchkey(jsonPost("/sign-up/email", body("down-l@example.com", CLEAN))));
+    const ref = await statusAndBody(await pair.reference(jsonPost("/sign-up/email", body("down-r@example.com", CLEAN))));
+    const lk = await statusAndBody(await pair.latchkey(jsonPost("/sign-up/email", body("down-l@example.com", CLEAN))));
     expect(ref.status).toBe(500);
     expect(ref.body).toMatchObject({ message: "Failed to check password. Status: 500" });
     expect(lk).toEqual({
@@ -113,8 +108,8 @@ describe("have-i-been-pwned: the same answers from both", () => {
 
   it("row 803: an unreadable count — the reference answers 500, Latchkey 503", async () => {
     failure = { status: 200, body: `${sha1(CLEAN).slice(5)}:many` };
-    const ref = await outcome(await pair.reference(jsonPost("/sign-up/email", body("bad-r@example.com", CLEAN))));
-    const lk = await outcome(await pair.latchkey(jsonPost("/sign-up/email", body("bad-l@example.com", CLEAN))));
+    const ref = await statusAndBody(await pair.reference(jsonPost("/sign-up/email", body("bad-r@example.com", CLEAN))));
+    const lk = await statusAndBody(await pair.latchkey(jsonPost("/sign-up/email", body("bad-l@example.com", CLEAN))));
     expect(ref.status).toBe(500);
     expect(ref.body).toMatchObject({ message: "Failed to check password. Please try again later." });
     expect(lk.status).toBe(503);
@@ -137,8 +132,8 @@ describe("have-i-been-pwned: customPasswordCompromisedMessage and paths", () => 
     const lk = await signUp(pair.latchkey, { email: "m-l@example.com", password: BREACHED, name: "Pwned" });
     expect(asked).toEqual([]);
     const change = (cookie: string) => jsonPost("/change-password", { currentPassword: BREACHED, newPassword: BREACHED }, { cookie });
-    const refAnswer = await outcome(await pair.reference(change(ref.cookie)));
-    const lkAnswer = await outcome(await pair.latchkey(change(lk.cookie)));
+    const refAnswer = await statusAndBody(await pair.reference(change(ref.cookie)));
+    const lkAnswer = await statusAndBody(await pair.latchkey(change(lk.cookie)));
     expect(refAnswer).toEqual({ status: 400, body: { code: "PASSWORD_COMPROMISED", message: "Choose another" } });
     expect(lkAnswer).toEqual(refAnswer);
   });

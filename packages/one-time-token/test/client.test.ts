@@ -1,5 +1,5 @@
 import { createAuthClient } from "@latchkey/client";
-import { CookieJar, type TestAuth } from "@latchkey/test-support";
+import { browserFetch, type TestAuth } from "@latchkey/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oneTimeTokenClient } from "../src/client.ts";
 import { ottInstance, PASSWORD } from "./instance.ts";
@@ -10,22 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A `@latchkey/client` in front of the instance, with one browser's cookie jar. */
-function browserClient() {
-  const jar = new CookieJar();
-  return createAuthClient({
-    baseURL: "http://localhost:3000",
-    fetch: async (url, init) => {
-      const headers = new Headers(init?.headers);
-      const cookie = jar.header();
-      if (cookie) headers.set("cookie", cookie);
-      const response = await t.auth.handler(new Request(url, { ...init, headers }));
-      jar.absorb(response);
-      return response;
-    },
-    plugins: [oneTimeTokenClient()],
-  });
-}
+/** A `@latchkey/client` in front of the instance, as one browser (its own cookies). */
+const browserClient = () =>
+  createAuthClient({ baseURL: "http://localhost:3000", fetch: browserFetch((request) => t.auth.handler(request)), plugins: [oneTimeTokenClient()] });
 
 describe("oneTimeTokenClient", () => {
   it("generate on one client, verify on another: the second is signed in to the same session", async () => {

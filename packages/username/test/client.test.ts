@@ -1,5 +1,5 @@
 import { createAuthClient } from "@latchkey/client";
-import { CookieJar, type TestAuth } from "@latchkey/test-support";
+import { browserFetch, type TestAuth } from "@latchkey/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { usernameClient } from "../src/client.ts";
 import { PASSWORD, usernameInstance } from "./instance.ts";
@@ -10,21 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function browserClient() {
-  const jar = new CookieJar();
-  return createAuthClient({
-    baseURL: "http://localhost:3000",
-    fetch: async (url, init) => {
-      const headers = new Headers(init?.headers);
-      const cookie = jar.header();
-      if (cookie) headers.set("cookie", cookie);
-      const response = await t.auth.handler(new Request(url, { ...init, headers }));
-      jar.absorb(response);
-      return response;
-    },
-    plugins: [usernameClient()],
-  });
-}
+/** A `@latchkey/client` in front of the instance, as one browser (its own cookies). */
+const browserClient = () =>
+  createAuthClient({ baseURL: "http://localhost:3000", fetch: browserFetch((request) => t.auth.handler(request)), plugins: [usernameClient()] });
 
 describe("usernameClient", () => {
   it("isUsernameAvailable, sign-up with a username, signIn.username, and a refused sign-in", async () => {
