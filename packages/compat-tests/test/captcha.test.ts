@@ -180,3 +180,21 @@ describe("captcha: endpoint rules", () => {
     expect(lk.status).toBe(401);
   });
 });
+
+describe.each(["hcaptcha", "captchafox"] as const)("captcha: %s sends the same form from both", (provider) => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await pairWith(() => ({ provider, secretKey: `${provider}-secret`, siteKey: "site-key", siteVerifyURLOverride: stubURL }));
+  });
+  afterAll(() => pair.close());
+
+  it("secret, response, sitekey and the client address (remoteip / remoteIp)", async () => {
+    const headers = { "x-captcha-response": "tok", "x-forwarded-for": "198.51.100.20" };
+    expect((await pair.reference(signUp(`${provider}-r`, headers))).status).toBe(200);
+    expect((await pair.latchkey(signUp(`${provider}-l`, headers))).status).toBe(200);
+    expect(received).toHaveLength(2);
+    expect(received[1]).toEqual(received[0]);
+    const ipField = provider === "captchafox" ? "remoteIp" : "remoteip";
+    expect(received[0]?.fields).toEqual({ secret: `${provider}-secret`, response: "tok", sitekey: "site-key", [ipField]: "198.51.100.20" });
+  });
+});

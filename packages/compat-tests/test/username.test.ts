@@ -80,6 +80,18 @@ describe("username: the same rows and answers", () => {
     expect(lk).toEqual(ref);
   });
 
+  it.each(["/sign-in/username", "/is-username-available"])("%s as a form post: the same 415", async (path) => {
+    const form = () =>
+      new Request(`http://localhost:3000/api/auth${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: `username=ref.user&password=${PASSWORD}`,
+      });
+    const [ref, lk] = await both(pair, form);
+    expect(ref.status).toBe(415);
+    expect(lk).toEqual(ref);
+  });
+
   it.each([
     ["taken (other case)", { username: "Ref.User" }],
     ["free", { username: "free_one" }],

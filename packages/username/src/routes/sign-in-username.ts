@@ -49,7 +49,8 @@ async function checkCredentials(ctx: EndpointContext, username: string, password
 export const signInUsername = (options: ResolvedUsernameOptions) =>
   endpoint(
     "/sign-in/username",
-    { method: "POST", body, allowedMediaTypes: ["application/json", "application/x-www-form-urlencoded"] },
+    // JSON only, as the reference (a form post is 415, so no cross-site form can sign anyone in).
+    { method: "POST", body },
     async (ctx) => {
       const { username: sent, password, rememberMe, callbackURL } = ctx.body;
       if (!sent || !password) throw refused();
