@@ -18,12 +18,25 @@ function tidy(path: string): string {
 }
 
 /**
+ * The pathname of an absolute, already serialised URL (`Request.url`) without parsing it again:
+ * this runs on every request, guarded or not.
+ */
+function pathnameOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("://") + 3);
+  if (start < 0) return "/";
+  const query = url.indexOf("?", start);
+  const hash = url.indexOf("#", start);
+  const end = Math.min(query < 0 ? url.length : query, hash < 0 ? url.length : hash);
+  return url.slice(start, end);
+}
+
+/**
  * The request path the rules see: the raw pathname (no percent-decoding, the same reading
  * core routes on, so no spelling reaches a route without passing its rule) with `basePath`
  * cut off, doubled slashes collapsed and the trailing slash dropped (reference normalisation).
  */
 export function authPathOf(url: string, basePath: string): string {
-  const pathname = new URL(url).pathname;
+  const pathname = pathnameOf(url);
   const inside = basePath && (pathname === basePath || pathname.startsWith(`${basePath}/`));
   return tidy(inside ? pathname.slice(basePath.length) : pathname);
 }

@@ -254,3 +254,23 @@ describe("misconfiguration is a TypeError when the plugin is made", () => {
     expect(() => captcha(options as unknown as CaptchaOptions)).toThrow(TypeError);
   });
 });
+
+describe("a custom basePath", () => {
+  it("rules are matched below it", async () => {
+    const { testAuth } = await import("@latchkey/test-support");
+    const { captcha } = await import("../src/index.ts");
+    const t = await testAuth(
+      {
+        basePath: "/auth",
+        emailAndPassword: { enabled: true },
+        plugins: [captcha({ provider: "hcaptcha", secretKey: SECRET, siteVerifyURLOverride: stub.url })],
+      },
+      { db: "sqlite" },
+    );
+    const c = client(t.auth);
+    expect(c.base).toBe("http://localhost:3000/auth");
+    expect((await c.post("/sign-up/email", signUpBody("base"))).json).toEqual(missing);
+    expect((await c.post("/sign-up/email", signUpBody("base"), { headers: { "x-captcha-response": "t" } })).status).toBe(200);
+    await t.close();
+  });
+});

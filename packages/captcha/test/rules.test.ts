@@ -49,6 +49,9 @@ describe("the path the rules see", () => {
     ["http://h/api/auth", "/"],
     ["http://h/api/authx/sign-up/email", "/api/authx/sign-up/email"],
     ["http://h/api/auth/sign%2Dup/email?x=1", "/sign%2Dup/email"],
+    ["http://h:3000/api/auth/sign-in/email#frag", "/sign-in/email"],
+    ["http://h:3000/api/auth/sign-in/email?next=/a/b#x", "/sign-in/email"],
+    ["http://h", "/"],
   ])("%s → %s", (url, path) => {
     expect(authPathOf(url, "/api/auth")).toBe(path);
   });
