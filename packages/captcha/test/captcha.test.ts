@@ -1,6 +1,6 @@
-import { client, rowCounts, type TestAuth } from "@latchkey/test-support";
+import { client, rowCounts, testAuth, type TestAuth } from "@latchkey/test-support";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { CaptchaOptions } from "../src/index.ts";
+import { captcha, type CaptchaOptions } from "../src/index.ts";
 import { captchaInstance, signUpBody, type Outbox } from "./instance.ts";
 import { startSiteVerify, type SiteVerifyStub } from "./stub.ts";
 
@@ -249,16 +249,13 @@ describe("misconfiguration is a TypeError when the plugin is made", () => {
     [{ provider: "nope", secretKey: "x" }],
     [{ provider: "vercel-botid" }],
     [{ provider: "hcaptcha", secretKey: "x", verifyTimeout: 0 }],
-  ])("%j", async (options) => {
-    const { captcha } = await import("../src/index.ts");
+  ])("%j", (options) => {
     expect(() => captcha(options as unknown as CaptchaOptions)).toThrow(TypeError);
   });
 });
 
 describe("a custom basePath", () => {
   it("rules are matched below it", async () => {
-    const { testAuth } = await import("@latchkey/test-support");
-    const { captcha } = await import("../src/index.ts");
     const t = await testAuth(
       {
         basePath: "/auth",
