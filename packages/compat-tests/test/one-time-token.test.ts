@@ -9,6 +9,7 @@ import { jarFetch } from "./support/client-fetch.ts";
 import { signUp, type SignedIn } from "./support/flows.ts";
 import { BASE_PATH, createPair, jsonPost, url, type Handler, type Pair } from "./support/instances.ts";
 import { normalizeCaptured } from "./support/normalize.ts";
+import { createRedisPair, type RedisPair } from "./support/redis-pair.ts";
 import { listen } from "./support/server.ts";
 
 /**
@@ -81,6 +82,28 @@ describe.each(["plain", "hashed"] as const)("one-time-token (%s): tokens cross b
     const token = await generateOn(pair.reference, who);
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => verify(i % 2 ? pair.reference : pair.latchkey, token)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+  });
+});
+
+describe("one-time-token with Redis secondary storage on both sides", () => {
+  let pair: RedisPair;
+  beforeAll(async () => {
+    pair = await createRedisPair({}, { plugins: { reference: [referenceOneTimeToken()], latchkey: [oneTimeToken()] } });
+  });
+  afterAll(() => pair.close());
+
+  it.each([
+    ["reference", "latchkey"],
+    ["latchkey", "reference"],
+  ] as const)("made on %s (kept in Redis), redeemed once across ten parallel requests to both", async (maker, redeemer) => {
+    const who = await signUp(pair[maker], user());
+    const token = await generateOn(pair[maker], who);
+    expect(await pair.stored(`verification:one-time-token:${token}`)).toMatchObject({ value: who.token });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => verify(i % 2 ? pair[redeemer] : pair[maker], token)),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(await pair.stored(`verification:one-time-token:${token}`)).toBeNull();
   });
 });
 

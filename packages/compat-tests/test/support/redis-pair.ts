@@ -37,7 +37,14 @@ export interface RedisPair {
  */
 export async function createRedisPair(
   shared: Partial<BetterAuthOptions & LatchkeyOptions> = {},
-  { atomic = true }: { atomic?: boolean } = {},
+  {
+    atomic = true,
+    plugins = {},
+  }: {
+    atomic?: boolean;
+    /** Each side's own plugins (e.g. the reference's `oneTimeToken()` and Latchkey's). */
+    plugins?: { reference?: BetterAuthOptions["plugins"]; latchkey?: LatchkeyOptions["plugins"] };
+  } = {},
 ): Promise<RedisPair> {
   const { file, remove } = tempDatabaseFile();
   const redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 2 });
@@ -59,6 +66,7 @@ export async function createRedisPair(
     rateLimit: rateLimit ?? { enabled: false },
     ...(session ? { session } : {}),
     ...(verification ? { verification } : {}),
+    ...(plugins.reference ? { plugins: plugins.reference } : {}),
   } as BetterAuthOptions;
   await (await getMigrations(referenceOptions)).runMigrations();
   const referenceAuth = betterAuth(referenceOptions);
@@ -73,6 +81,7 @@ export async function createRedisPair(
     ...(rateLimit ? { rateLimit } : {}),
     ...(session ? { session } : {}),
     ...(verification ? { verification } : {}),
+    ...(plugins.latchkey ? { plugins: plugins.latchkey } : {}),
   } as LatchkeyOptions);
   await latchkeyAuth.createTables();
 
