@@ -1,4 +1,5 @@
 import { boundedFetch, hexEncode } from "@latchkey/core";
+import { DEFAULT_RANGE_URL } from "./options.js";
 
 /** Where and how long to ask; see `HaveIBeenPwnedOptions`. */
 export interface RangeQueryOptions {
@@ -43,7 +44,7 @@ export function countIn(body: string, suffix: string): number {
  */
 export async function isPasswordCompromised(password: string, options: RangeQueryOptions = {}): Promise<boolean> {
   const hash = await sha1Hex(password);
-  const base = options.rangeURL ?? "https://api.pwnedpasswords.com/range/";
+  const base = options.rangeURL ?? DEFAULT_RANGE_URL;
   let response: Response;
   try {
     response = await boundedFetch(
