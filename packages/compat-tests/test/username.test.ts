@@ -1,14 +1,18 @@
 import { createAuthClient } from "better-auth/client";
+import { getMigrations } from "better-auth/db/migration";
 import { usernameClient } from "better-auth/client/plugins";
 import { username as referenceUsername } from "better-auth/plugins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuth } from "@latchkey/core";
+import { kyselyAdapter } from "@latchkey/adapter-kysely";
 import { username, type UsernameOptions } from "@latchkey/username";
 import { capture, type Captured } from "./support/capture.ts";
 import { jarFetch } from "./support/client-fetch.ts";
 import { signUp } from "./support/flows.ts";
-import { BASE_PATH, createPair, jsonPost, type Handler, type Pair } from "./support/instances.ts";
+import { BASE_PATH, BASE_URL, createPair, jsonPost, SECRET, type Handler, type Pair } from "./support/instances.ts";
 import { normalizeCaptured } from "./support/normalize.ts";
 import { listen } from "./support/server.ts";
+import { openSqlite, tempDatabaseFile, type SqliteConnection } from "./support/sqlite.ts";
 import { countRows } from "./support/tables.ts";
 
 /**
@@ -35,6 +39,42 @@ async function both(pair: Pair, request: () => Request, known: Set<string> = new
   const lk = normalizeCaptured(await capture(await pair.latchkey(request())), known);
   return [ref, lk];
 }
+
+describe("username: the user columns, both ways", () => {
+  const ddl = (db: SqliteConnection) => db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").all([]);
+  const files = [tempDatabaseFile(), tempDatabaseFile()];
+  const connections: SqliteConnection[] = [];
+  const open = (file: string) => {
+    const connection = openSqlite(file);
+    connections.push(connection);
+    return connection;
+  };
+  afterAll(() => {
+    for (const c of connections) c.close();
+    for (const f of files) f.remove();
+  });
+  const referenceOptions = (db: SqliteConnection) => ({ database: db, secret: SECRET, baseURL: BASE_URL, plugins: [referenceUsername()] });
+  const latchkeyAuth = (db: SqliteConnection) =>
+    createAuth({ database: kyselyAdapter(db), secret: SECRET, baseURL: BASE_URL, logger: { disabled: true }, plugins: [username()] });
+
+  it("a database migrated by the reference passes Latchkey's schema check; createTables changes nothing", async () => {
+    const db = open(files[0]!.file);
+    await (await getMigrations(referenceOptions(db))).runMigrations();
+    const auth = latchkeyAuth(open(files[0]!.file));
+    expect(await auth.$context.adapter.findSchemaProblems?.()).toEqual([]);
+    const before = ddl(db);
+    await auth.createTables();
+    expect(ddl(db)).toEqual(before);
+  });
+
+  it("a database made by Latchkey leaves the reference's migrations nothing to do; the same DDL", async () => {
+    const db = open(files[1]!.file);
+    await latchkeyAuth(db).createTables();
+    const { toBeCreated, toBeAdded, toBeAddedIndexes } = await getMigrations(referenceOptions(db));
+    expect({ toBeCreated, toBeAdded, toBeAddedIndexes }).toEqual({ toBeCreated: [], toBeAdded: [], toBeAddedIndexes: [] });
+    expect(ddl(db)).toEqual(ddl(open(files[0]!.file)));
+  });
+});
 
 describe("username: the same rows and answers", () => {
   let pair: Pair;
