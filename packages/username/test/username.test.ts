@@ -57,10 +57,11 @@ describe("default options (SQLite)", () => {
       unknown.push(await time(`ghost_${i}`));
       known.push(await time("ada.lovelace"));
     }
-    // Bound: the medians within a factor of two of each other (scrypt dominates both).
+    // Bound: the medians within a factor of three of each other (scrypt dominates both; a
+    // path that skipped it would be two orders of magnitude faster). Wide for a shared machine.
     const ratio = median(unknown) / median(known);
-    expect(ratio).toBeGreaterThan(0.5);
-    expect(ratio).toBeLessThan(2);
+    expect(ratio).toBeGreaterThan(1 / 3);
+    expect(ratio).toBeLessThan(3);
   });
 
   it("a user without a password (no credential account) gets the same 401", async () => {
