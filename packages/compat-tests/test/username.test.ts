@@ -12,7 +12,7 @@ import { signUp } from "./support/flows.ts";
 import { BASE_PATH, BASE_URL, createPair, jsonPost, SECRET, type Handler, type Pair } from "./support/instances.ts";
 import { normalizeCaptured } from "./support/normalize.ts";
 import { listen } from "./support/server.ts";
-import { openSqlite, tempDatabaseFile, type SqliteConnection } from "./support/sqlite.ts";
+import { tempDatabases, type SqliteConnection } from "./support/sqlite.ts";
 import { countRows } from "./support/tables.ts";
 
 /**
@@ -42,25 +42,16 @@ async function both(pair: Pair, request: () => Request, known: Set<string> = new
 
 describe("username: the user columns, both ways", () => {
   const ddl = (db: SqliteConnection) => db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").all([]);
-  const files = [tempDatabaseFile(), tempDatabaseFile()];
-  const connections: SqliteConnection[] = [];
-  const open = (file: string) => {
-    const connection = openSqlite(file);
-    connections.push(connection);
-    return connection;
-  };
-  afterAll(() => {
-    for (const c of connections) c.close();
-    for (const f of files) f.remove();
-  });
+  const dbs = tempDatabases(2);
+  afterAll(() => dbs.dispose());
   const referenceOptions = (db: SqliteConnection) => ({ database: db, secret: SECRET, baseURL: BASE_URL, plugins: [referenceUsername()] });
   const latchkeyAuth = (db: SqliteConnection) =>
     createAuth({ database: kyselyAdapter(db), secret: SECRET, baseURL: BASE_URL, logger: { disabled: true }, plugins: [username()] });
 
   it("a database migrated by the reference passes Latchkey's schema check; createTables changes nothing", async () => {
-    const db = open(files[0]!.file);
+    const db = dbs.open(0);
     await (await getMigrations(referenceOptions(db))).runMigrations();
-    const auth = latchkeyAuth(open(files[0]!.file));
+    const auth = latchkeyAuth(dbs.open(0));
     expect(await auth.$context.adapter.findSchemaProblems?.()).toEqual([]);
     const before = ddl(db);
     await auth.createTables();
@@ -68,11 +59,11 @@ describe("username: the user columns, both ways", () => {
   });
 
   it("a database made by Latchkey leaves the reference's migrations nothing to do; the same DDL", async () => {
-    const db = open(files[1]!.file);
+    const db = dbs.open(1);
     await latchkeyAuth(db).createTables();
     const { toBeCreated, toBeAdded, toBeAddedIndexes } = await getMigrations(referenceOptions(db));
     expect({ toBeCreated, toBeAdded, toBeAddedIndexes }).toEqual({ toBeCreated: [], toBeAdded: [], toBeAddedIndexes: [] });
-    expect(ddl(db)).toEqual(ddl(open(files[0]!.file)));
+    expect(ddl(db)).toEqual(ddl(dbs.open(0)));
   });
 });
 
