@@ -46,6 +46,8 @@ export {
 export type { EndpointContext, RequestContext } from "./api/context.js";
 export { createAuthMiddleware, type HookEntry, type HookMatcher, type HookMiddleware } from "./api/hooks.js";
 export { email as emailFormat, isEmail } from "./api/validation.js";
+// For plugin sign-in routes that refuse an unverified user as core's sign-in does (username).
+export { mailVerificationOnSignIn } from "./mail/verification-mail.js";
 
 // Errors
 export { APIError, BetterAuthError, STATUS, type APIErrorBody, type StatusName } from "./errors/api-error.js";

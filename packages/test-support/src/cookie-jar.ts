@@ -40,3 +40,24 @@ export class CookieJar {
     return [...this.values].map(([name, value]) => `${name}=${value}`).join("; ");
   }
 }
+
+/**
+ * A `fetch` that sends requests straight to `handler` (an instance's `auth.handler`, no socket)
+ * with one browser's cookies: what a `@latchkey/client` under test is given as its `fetch`.
+ *
+ * @example
+ * const client = createAuthClient({ baseURL, fetch: browserFetch(t.auth.handler), plugins });
+ */
+export function browserFetch(
+  handler: (request: Request) => Promise<Response>,
+  jar: CookieJar = new CookieJar(),
+): (url: string | URL | Request, init?: RequestInit) => Promise<Response> {
+  return async (url, init) => {
+    const headers = new Headers(init?.headers);
+    const cookie = jar.header();
+    if (cookie) headers.set("cookie", cookie);
+    const response = await handler(new Request(url, { ...init, headers }));
+    jar.absorb(response);
+    return response;
+  };
+}

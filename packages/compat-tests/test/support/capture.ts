@@ -43,3 +43,9 @@ export function errorCode(captured: Captured): unknown {
   const body = captured.body;
   return body && typeof body === "object" && "code" in body ? body.code : undefined;
 }
+
+/** Only the status and the parsed body of a response (when headers are compared elsewhere or differ by a row). */
+export async function statusAndBody(response: Response): Promise<{ status: number; body: unknown }> {
+  const got = await capture(response);
+  return { status: got.status, body: got.body };
+}

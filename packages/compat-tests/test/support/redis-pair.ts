@@ -41,11 +41,14 @@ export async function createRedisPair(
     atomic = true,
     reference: referenceExtra = {},
     latchkey: latchkeyExtra = {},
+    plugins = {},
   }: {
     atomic?: boolean;
     /** Options for one side only (its plugins), laid over the shared ones. */
     reference?: Partial<BetterAuthOptions>;
     latchkey?: Partial<LatchkeyOptions>;
+    /** Each side's own plugins (e.g. the reference's `oneTimeToken()` and Latchkey's). */
+    plugins?: { reference?: BetterAuthOptions["plugins"]; latchkey?: LatchkeyOptions["plugins"] };
   } = {},
 ): Promise<RedisPair> {
   const { file, remove } = tempDatabaseFile();
@@ -68,6 +71,7 @@ export async function createRedisPair(
     rateLimit: rateLimit ?? { enabled: false },
     ...(session ? { session } : {}),
     ...(verification ? { verification } : {}),
+    ...(plugins.reference ? { plugins: plugins.reference } : {}),
     ...referenceExtra,
   } as BetterAuthOptions;
   await (await getMigrations(referenceOptions)).runMigrations();
@@ -83,6 +87,7 @@ export async function createRedisPair(
     ...(rateLimit ? { rateLimit } : {}),
     ...(session ? { session } : {}),
     ...(verification ? { verification } : {}),
+    ...(plugins.latchkey ? { plugins: plugins.latchkey } : {}),
     ...latchkeyExtra,
   } as LatchkeyOptions);
   await latchkeyAuth.createTables();

@@ -25,3 +25,29 @@ export function tempDatabaseFile(): { file: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "latchkey-compat-"));
   return { file: join(dir, "auth.sqlite"), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** Temp database files with every connection opened on them, closed and removed by `dispose`. */
+export interface TempDatabases {
+  files: string[];
+  /** A new connection on `files[i]`. */
+  open(i: number): SqliteConnection;
+  dispose(): void;
+}
+
+/** `count` temp database files (schema tests compare what each side made of its own file). */
+export function tempDatabases(count: number): TempDatabases {
+  const made = Array.from({ length: count }, () => tempDatabaseFile());
+  const connections: SqliteConnection[] = [];
+  return {
+    files: made.map((m) => m.file),
+    open(i) {
+      const connection = openSqlite(made[i]!.file);
+      connections.push(connection);
+      return connection;
+    },
+    dispose() {
+      for (const c of connections) c.close();
+      for (const m of made) m.remove();
+    },
+  };
+}
