@@ -1,0 +1,77 @@
+import { apiKey as referenceApiKey } from "@better-auth/api-key";
+import { betterAuth, type BetterAuthOptions } from "better-auth";
+import { getMigrations } from "better-auth/db/migration";
+import { createAuth, type Auth, type LatchkeyOptions } from "@latchkey/core";
+import { kyselyAdapter } from "@latchkey/adapter-kysely";
+import { apiKey, type ApiKeyOptions } from "@latchkey/api-key";
+import { BASE_URL, SECRET, type Handler } from "./instances.ts";
+import { openSqlite, tempDatabaseFile, type SqliteConnection } from "./sqlite.ts";
+
+/** An `auth.api` function called loosely (both sides' endpoints by name). */
+export type LooseApi = Record<string, (args: unknown) => Promise<unknown>>;
+
+/** The reference's `apiKey()` and `@latchkey/api-key` on one SQLite file, with both `auth.api`s. */
+export interface ApiKeyPair {
+  db: SqliteConnection;
+  reference: Handler;
+  latchkey: Handler;
+  referenceApi: LooseApi;
+  latchkeyApi: LooseApi;
+  latchkeyAuth: Auth;
+  close(): void;
+}
+
+/** What differs between the sides: the same plugin options, plus extra core options for each. */
+export interface ApiKeyPairOptions {
+  plugin?: ApiKeyOptions;
+  /** @default BASE_URL */
+  baseURL?: string;
+  reference?: Partial<BetterAuthOptions>;
+  latchkey?: Partial<LatchkeyOptions>;
+}
+
+/**
+ * Builds the reference with its `apiKey(options)` and its own migrations, then Latchkey with
+ * `apiKey(options)` on the same file (its `createTables()` must add nothing).
+ */
+export async function createApiKeyPair(options: ApiKeyPairOptions = {}): Promise<ApiKeyPair> {
+  const { file, remove } = tempDatabaseFile();
+  const referenceDb = openSqlite(file);
+  const referenceOptions = {
+    database: referenceDb,
+    secret: SECRET,
+    baseURL: options.baseURL ?? BASE_URL,
+    emailAndPassword: { enabled: true },
+    rateLimit: { enabled: false },
+    logger: { disabled: true },
+    ...options.reference,
+    // The reference's option types differ from ours only in the callbacks' context type.
+    plugins: [referenceApiKey(options.plugin as Parameters<typeof referenceApiKey>[0])],
+  };
+  await (await getMigrations(referenceOptions)).runMigrations();
+  const reference = betterAuth(referenceOptions);
+  const latchkeyDb = openSqlite(file);
+  const latchkeyAuth = createAuth({
+    database: kyselyAdapter(latchkeyDb),
+    secret: SECRET,
+    baseURL: options.baseURL ?? BASE_URL,
+    emailAndPassword: { enabled: true },
+    logger: { disabled: true },
+    ...options.latchkey,
+    plugins: [apiKey(options.plugin)],
+  });
+  await latchkeyAuth.createTables();
+  const db = openSqlite(file);
+  return {
+    db,
+    reference: (request) => reference.handler(request),
+    latchkey: (request) => latchkeyAuth.handler(request),
+    referenceApi: reference.api as unknown as LooseApi,
+    latchkeyApi: latchkeyAuth.api as unknown as LooseApi,
+    latchkeyAuth,
+    close() {
+      for (const connection of [db, latchkeyDb, referenceDb]) connection.close();
+      remove();
+    },
+  };
+}
