@@ -38,6 +38,9 @@ async function takeRateLimitSlot(ctx: AuthContext, config: ResolvedConfig, recor
     }
     return record;
   }
+  // Reference: the first request of a window is let through whatever the maximum, so
+  // `rateLimitMax: 0` still allows one request per window; none is allowed here.
+  if (limit.max <= 0) throw rateLimited(limit.window);
   let current = record;
   // Each round is decided by the database; a lost round means another request changed the row.
   for (let round = 0; round < 8; round++) {

@@ -366,6 +366,25 @@ describe("api-key: divergences (DIVERGENCES.md rows 200-204)", () => {
   });
 });
 
+describe("api-key: divergence row 205 (rateLimitMax 0)", () => {
+  it("row 205: a key with rateLimitMax 0 — the reference lets the first request of each window through, Latchkey none", async () => {
+    const pair = await createApiKeyPair();
+    try {
+      const userId = await new Browser(pair.reference).signUp("max-zero@example.com");
+      const run = async (api: LooseApi) => {
+        const made = await serverKey(api, { userId, rateLimitMax: 0, rateLimitTimeWindow: 60_000 });
+        const out = [];
+        for (let i = 0; i < 2; i++) out.push((await verify(api, { key: made.key })).error?.code ?? "ok");
+        return out;
+      };
+      expect(await run(pair.referenceApi)).toEqual(["ok", "RATE_LIMITED"]);
+      expect(await run(pair.latchkeyApi)).toEqual(["RATE_LIMITED", "RATE_LIMITED"]);
+    } finally {
+      pair.close();
+    }
+  });
+});
+
 describe("api-key: divergence row 201 (keyExpiration.defaultExpiresIn)", () => {
   it("row 201: defaultExpiresIn: 3600000 (one hour, in the documented milliseconds) — the reference applies it as seconds (~41.7 days), Latchkey as one hour", async () => {
     const pair = await createApiKeyPair({ plugin: { keyExpiration: { defaultExpiresIn: 3_600_000 } } });
