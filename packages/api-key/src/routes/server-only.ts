@@ -7,7 +7,6 @@ import type { ResolvedConfig } from "../options.js";
 import { toPublic } from "../record.js";
 import { validateApiKey } from "../verify-key.js";
 import { permissionsSchema } from "./input-rules.js";
-import { presentable } from "./present.js";
 
 const verifyBody = v.object({ configId: v.optional(v.string()), key: v.string(), permissions: v.optional(permissionsSchema) });
 
@@ -25,14 +24,15 @@ export const verifyApiKey = (configs: readonly ResolvedConfig[]) =>
       if (configId !== undefined && lookup.customAPIKeyValidator && !(await lookup.customAPIKeyValidator({ ctx, key }))) {
         return { valid: false, error: { message: API_KEY_ERROR_CODES.INVALID_API_KEY, code: "KEY_NOT_FOUND" }, key: null };
       }
-      const { record, config } = await validateApiKey(ctx, configs, {
+      const { record } = await validateApiKey(ctx, configs, {
         key,
         lookup,
         expectedConfigId: configId,
         permissions,
         runCustomValidator: configId === undefined,
       });
-      return { valid: true, error: null, key: toPublic(await presentable(ctx.context, config, record)) };
+      // The claimed record already answers `remaining` as what is left, in every storage mode.
+      return { valid: true, error: null, key: toPublic(record) };
     } catch (error) {
       if (!(error instanceof APIError)) {
         ctx.context.logger.error("api-key: failed to verify an API key", error);
