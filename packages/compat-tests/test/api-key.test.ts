@@ -1,10 +1,9 @@
 import { apiKeyClient } from "@better-auth/api-key/client";
 import { createAuthClient } from "better-auth/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKeyPair, type ApiKeyPair, type LooseApi } from "./support/api-key-pair.ts";
+import { Browser, createApiKeyPair, PASSWORD, serverKey, verify, type Answer, type ApiKeyPair, type LooseApi } from "./support/api-key-pair.ts";
 import { jarFetch } from "./support/client-fetch.ts";
-import { CookieJar } from "./support/cookies.ts";
-import { BASE_PATH, url, type Handler } from "./support/instances.ts";
+import { BASE_PATH, type Handler } from "./support/instances.ts";
 import { listen } from "./support/server.ts";
 
 /**
@@ -13,37 +12,6 @@ import { listen } from "./support/server.ts";
  * other, the same answers from every route for one scripted flow, the reference's
  * `apiKeyClient()` against Latchkey over HTTP, and divergence rows 200-204.
  */
-const PASSWORD = "password-1234";
-
-interface Answer {
-  status: number;
-  json: unknown;
-}
-
-/** A browser with a cookie jar in front of one handler. */
-class Browser {
-  readonly jar = new CookieJar();
-  constructor(public handler: Handler) {}
-
-  async send(path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-    const all: Record<string, string> = { ...headers };
-    const cookie = this.jar.header();
-    if (cookie) all.cookie = cookie;
-    const request =
-      body === undefined
-        ? new Request(url(path), { method: "GET", headers: all })
-        : new Request(url(path), { method: "POST", headers: { "content-type": "application/json", ...all }, body: JSON.stringify(body) });
-    const response = await this.handler(request);
-    this.jar.store(response);
-    const text = await response.text();
-    return { status: response.status, json: text ? JSON.parse(text) : null };
-  }
-
-  async signUp(email: string): Promise<string> {
-    const answer = await this.send("/sign-up/email", { email, password: PASSWORD, name: email });
-    return (answer.json as { user: { id: string } }).user.id;
-  }
-}
 
 /** Values that differ by construction become marks; null stays null so its presence is compared. */
 const VARYING = new Set(["id", "key", "start", "referenceId", "userId", "createdAt", "updatedAt", "expiresAt", "lastRequest", "lastRefillAt", "token"]);
@@ -164,18 +132,6 @@ describe("api-key: the same answers on both", () => {
     for (let i = 0; i < reference.length; i++) expect({ step: i, answer: latchkey[i] }).toEqual({ step: i, answer: reference[i] });
   });
 });
-
-/** Makes a key from server code on one side (server-only fields allowed). */
-async function serverKey(api: LooseApi, body: Record<string, unknown>): Promise<{ id: string; key: string }> {
-  return (await api.createApiKey!({ body })) as { id: string; key: string };
-}
-
-interface Verdict {
-  valid: boolean;
-  error: { code: string } | null;
-  key: Record<string, unknown> | null;
-}
-const verify = async (api: LooseApi, body: Record<string, unknown>): Promise<Verdict> => (await api.verifyApiKey!({ body })) as Verdict;
 
 describe("api-key: keys cross over", () => {
   let pair: ApiKeyPair;
@@ -321,7 +277,7 @@ describe("api-key: divergences (DIVERGENCES.md rows 200-204)", () => {
 
   it("row 200: a session from a key that expires ends with the key on both", async () => {
     for (const [handler, api] of [[pair.reference, pair.referenceApi], [pair.latchkey, pair.latchkeyApi]] as const) {
-      const made = (await serverKey(api, { userId, expiresIn: 3 * 86_400 })) as { key: string; expiresAt?: string };
+      const made = await serverKey(api, { userId, expiresIn: 3 * 86_400 });
       const answer = await new Browser(handler).send("/get-session", undefined, { "x-api-key": made.key });
       expect(new Date((answer.json as { session: { expiresAt: string } }).session.expiresAt).toISOString()).toBe(new Date(made.expiresAt!).toISOString());
     }
@@ -391,8 +347,8 @@ describe("api-key: divergence row 201 (keyExpiration.defaultExpiresIn)", () => {
     try {
       const userId = await new Browser(pair.reference).signUp("default-expiry@example.com");
       const lifetime = async (api: LooseApi) => {
-        const made = (await serverKey(api, { userId })) as { expiresAt: string };
-        return new Date(made.expiresAt).getTime() - Date.now();
+        const made = await serverKey(api, { userId });
+        return new Date(made.expiresAt!).getTime() - Date.now();
       };
       const reference = await lifetime(pair.referenceApi);
       expect(reference).toBeGreaterThan(3_600_000_000 - 60_000);
@@ -419,6 +375,12 @@ function yieldingStore() {
     delete: async (key: string) => {
       await tick();
       values.delete(key);
+    },
+    getAndDelete: async (key: string) => {
+      await tick();
+      const value = values.get(key) ?? null;
+      values.delete(key);
+      return value;
     },
     // Read and write in one synchronous step after the yield: atomic, like Redis INCR.
     increment: async (key: string) => {

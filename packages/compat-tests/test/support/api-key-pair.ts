@@ -4,7 +4,8 @@ import { getMigrations } from "better-auth/db/migration";
 import { createAuth, type Auth, type LatchkeyOptions } from "@latchkey/core";
 import { kyselyAdapter } from "@latchkey/adapter-kysely";
 import { apiKey, type ApiKeyOptions } from "@latchkey/api-key";
-import { BASE_URL, SECRET, type Handler } from "./instances.ts";
+import { CookieJar } from "./cookies.ts";
+import { BASE_URL, SECRET, url, type Handler } from "./instances.ts";
 import { openSqlite, tempDatabaseFile, type SqliteConnection } from "./sqlite.ts";
 
 /** An `auth.api` function called loosely (both sides' endpoints by name). */
@@ -75,3 +76,49 @@ export async function createApiKeyPair(options: ApiKeyPairOptions = {}): Promise
     },
   };
 }
+
+/** The password of every user the api-key compat tests sign up. */
+export const PASSWORD = "password-1234";
+
+export interface Answer {
+  status: number;
+  json: unknown;
+}
+
+/** A browser with a cookie jar in front of one handler. */
+export class Browser {
+  readonly jar = new CookieJar();
+  constructor(public handler: Handler) {}
+
+  async send(path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    const all: Record<string, string> = { ...headers };
+    const cookie = this.jar.header();
+    if (cookie) all.cookie = cookie;
+    const request =
+      body === undefined
+        ? new Request(url(path), { method: "GET", headers: all })
+        : new Request(url(path), { method: "POST", headers: { "content-type": "application/json", ...all }, body: JSON.stringify(body) });
+    const response = await this.handler(request);
+    this.jar.store(response);
+    const text = await response.text();
+    return { status: response.status, json: text ? JSON.parse(text) : null };
+  }
+
+  async signUp(email: string): Promise<string> {
+    const answer = await this.send("/sign-up/email", { email, password: PASSWORD, name: email });
+    return (answer.json as { user: { id: string } }).user.id;
+  }
+}
+
+/** Makes a key from server code on one side (server-only fields allowed). */
+export async function serverKey(api: LooseApi, body: Record<string, unknown>): Promise<{ id: string; key: string; expiresAt?: string | Date | null }> {
+  return (await api.createApiKey!({ body })) as { id: string; key: string; expiresAt?: string | Date | null };
+}
+
+export interface Verdict {
+  valid: boolean;
+  error: { code: string } | null;
+  key: Record<string, unknown> | null;
+}
+export const verify = async (api: LooseApi, body: Record<string, unknown>): Promise<Verdict> => (await api.verifyApiKey!({ body })) as Verdict;
+
