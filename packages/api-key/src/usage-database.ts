@@ -12,10 +12,19 @@ import { API_KEY_TABLE_NAME } from "./schema.js";
 
 const byId = (id: string): Where => ({ field: "id", value: id });
 
-async function guarded(ctx: AuthContext, where: Where[], increment: Record<string, number>, set?: Row): Promise<ApiKeyRecord | null> {
-  const row = await ctx.adapter.incrementOne({ model: API_KEY_TABLE_NAME, where, increment, ...(set ? { set } : {}) });
+/** One guarded write; every write also stamps `updatedAt`, as the reference's extra update does. */
+async function guarded(ctx: AuthContext, where: Where[], increment: Record<string, number>, set: Row = {}): Promise<ApiKeyRecord | null> {
+  const row = await ctx.adapter.incrementOne({ model: API_KEY_TABLE_NAME, where, increment, set: { ...set, updatedAt: new Date() } });
   return row ? fromRow(row) : null;
 }
+
+/**
+ * How stale `lastRequest` may get on a key without a rate limit before a use rewrites it. The
+ * reference writes it (and `updatedAt`) on every use; a write per request is what bounds a
+ * write-ahead database to a few hundred requests a second, and the column is only informative
+ * there, so it is kept to the second (DIVERGENCES.md).
+ */
+const LAST_USE_RESOLUTION = 1000;
 
 async function reread(ctx: AuthContext, id: string): Promise<ApiKeyRecord> {
   const row = await ctx.adapter.findOne({ model: API_KEY_TABLE_NAME, where: [byId(id)] });
@@ -34,6 +43,8 @@ async function takeRateLimitSlot(ctx: AuthContext, config: ResolvedConfig, recor
   if (!limit) {
     // Reference: a key whose limit is switched off still records the time of its last use.
     if (!config.rateLimit.enabled || record.rateLimitEnabled === false) {
+      const last = record.lastRequest ? new Date(record.lastRequest).getTime() : 0;
+      if (Date.now() - last < LAST_USE_RESOLUTION) return record;
       return (await guarded(ctx, [byId(record.id)], {}, { lastRequest: new Date() })) ?? record;
     }
     return record;
@@ -90,10 +101,9 @@ async function takeUse(ctx: AuthContext, record: ApiKeyRecord): Promise<ApiKeyRe
 /**
  * Counts one use of a key held in the database: the rate-limit slot first, then `remaining`,
  * so a request refused by the rate limit costs no use (the reference takes the use first).
- * Answers the row as it is afterwards.
+ * Answers the row as it is afterwards (the same object when nothing had to be written).
  */
 export async function claimUsageInDatabase(ctx: AuthContext, config: ResolvedConfig, record: ApiKeyRecord): Promise<ApiKeyRecord> {
-  let row = await takeRateLimitSlot(ctx, config, record);
-  if (row.remaining !== null) row = await takeUse(ctx, row);
-  return (await guarded(ctx, [byId(record.id)], {}, { updatedAt: new Date() })) ?? row;
+  const row = await takeRateLimitSlot(ctx, config, record);
+  return row.remaining !== null ? takeUse(ctx, row) : row;
 }

@@ -68,6 +68,6 @@ export async function validateApiKey(
   const record = usesDatabase(config)
     ? await claimUsageInDatabase(ctx.context, config, found)
     : await claimUsageInStorage(ctx.context, config, found);
-  if (usesDatabase(config)) await refreshCache(ctx.context, config, record);
+  if (usesDatabase(config) && record !== found) await refreshCache(ctx.context, config, record);
   return { record, config };
 }

@@ -341,6 +341,32 @@ describe("api-key: divergence row 205 (rateLimitMax 0)", () => {
   });
 });
 
+describe("api-key: divergence row 206 (lastRequest of keys without a rate limit)", () => {
+  it("row 206: two uses 50 ms apart of a key without a rate limit — the reference writes lastRequest both times, Latchkey once (to the second)", async () => {
+    const pair = await createApiKeyPair();
+    try {
+      const userId = await new Browser(pair.reference).signUp("last-use@example.com");
+      const lastRequest = (id: string): number =>
+        new Date((pair.db.prepare("select lastRequest as v from apikey where id = ?").all([id]) as { v: string }[])[0]!.v).getTime();
+      const run = async (api: LooseApi) => {
+        const made = await serverKey(api, { userId, rateLimitEnabled: false });
+        await verify(api, { key: made.key });
+        const first = lastRequest(made.id);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await verify(api, { key: made.key });
+        const moved = lastRequest(made.id) > first;
+        ageColumn(pair, made.id, "lastRequest", 1_500);
+        await verify(api, { key: made.key });
+        return { movedWithin: moved, movedAfter: Date.now() - lastRequest(made.id) < 1_000 };
+      };
+      expect(await run(pair.referenceApi)).toEqual({ movedWithin: true, movedAfter: true });
+      expect(await run(pair.latchkeyApi)).toEqual({ movedWithin: false, movedAfter: true });
+    } finally {
+      pair.close();
+    }
+  });
+});
+
 describe("api-key: divergence row 201 (keyExpiration.defaultExpiresIn)", () => {
   it("row 201: defaultExpiresIn: 3600000 (one hour, in the documented milliseconds) — the reference applies it as seconds (~41.7 days), Latchkey as one hour", async () => {
     const pair = await createApiKeyPair({ plugin: { keyExpiration: { defaultExpiresIn: 3_600_000 } } });

@@ -28,6 +28,7 @@ export interface PluginDiscovery {
  * here; until then the report lists it as unmapped (the reference side then runs without it).
  */
 export const REFERENCE_PLUGINS: Record<string, { from: string; factory: string }> = {
+  "api-key": { from: "@better-auth/api-key", factory: "apiKey" },
   bearer: { from: "better-auth/plugins", factory: "bearer" },
   "generic-oauth": { from: "better-auth/plugins", factory: "genericOAuth" },
   jwt: { from: "better-auth/plugins", factory: "jwt" },
@@ -47,6 +48,9 @@ export const FACTORY_OPTIONS: Record<string, unknown> = {
   // The JWT header on every get-session is a signature per request by design, on both sides; the
   // every-plugin figure measures routing and hooks, so it is left off there.
   jwt: { disableSettingJwtHeader: true },
+  // Sessions from `x-api-key` for the get-session figure with a key; the per-key limit off so
+  // the load is not refused (each request still records its use, on both sides).
+  apiKey: { enableSessionForAPIKeys: true, rateLimit: { enabled: false } },
 };
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
