@@ -1,7 +1,7 @@
 import { apiKeyClient } from "@better-auth/api-key/client";
 import { createAuthClient } from "better-auth/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, createApiKeyPair, PASSWORD, serverKey, verify, type Answer, type ApiKeyPair, type LooseApi } from "./support/api-key-pair.ts";
+import { Browser, createApiKeyPair, PASSWORD, serverKey, verify, yieldingStore, type Answer, type ApiKeyPair, type LooseApi } from "./support/api-key-pair.ts";
 import { jarFetch } from "./support/client-fetch.ts";
 import { BASE_PATH, type Handler } from "./support/instances.ts";
 import { listen } from "./support/server.ts";
@@ -387,36 +387,6 @@ describe("api-key: divergence row 201 (keyExpiration.defaultExpiresIn)", () => {
     }
   });
 });
-
-/** An in-memory secondary storage that yields on every call, as a network store would. */
-function yieldingStore() {
-  const values = new Map<string, string>();
-  const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-  return {
-    get: async (key: string) => (await tick(), values.get(key) ?? null),
-    set: async (key: string, value: string) => {
-      await tick();
-      values.set(key, value);
-    },
-    delete: async (key: string) => {
-      await tick();
-      values.delete(key);
-    },
-    getAndDelete: async (key: string) => {
-      await tick();
-      const value = values.get(key) ?? null;
-      values.delete(key);
-      return value;
-    },
-    // Read and write in one synchronous step after the yield: atomic, like Redis INCR.
-    increment: async (key: string) => {
-      await tick();
-      const next = Number(values.get(key) ?? 0) + 1;
-      values.set(key, String(next));
-      return next;
-    },
-  };
-}
 
 describe("api-key: divergence row 204 (secondary-storage-only keys under concurrency)", () => {
   it("row 204: 40 parallel verifications of a key with rateLimitMax 5 and remaining 8 — the reference lets more than 5 through and counts fewer uses; Latchkey exactly 5", async () => {

@@ -122,3 +122,33 @@ export interface Verdict {
 }
 export const verify = async (api: LooseApi, body: Record<string, unknown>): Promise<Verdict> => (await api.verifyApiKey!({ body })) as Verdict;
 
+
+/** An in-memory secondary storage that yields on every call, as a network store would. */
+export function yieldingStore() {
+  const values = new Map<string, string>();
+  const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return {
+    get: async (key: string) => (await tick(), values.get(key) ?? null),
+    set: async (key: string, value: string) => {
+      await tick();
+      values.set(key, value);
+    },
+    delete: async (key: string) => {
+      await tick();
+      values.delete(key);
+    },
+    getAndDelete: async (key: string) => {
+      await tick();
+      const value = values.get(key) ?? null;
+      values.delete(key);
+      return value;
+    },
+    // Read and write in one synchronous step after the yield: atomic, like Redis INCR.
+    increment: async (key: string) => {
+      await tick();
+      const next = Number(values.get(key) ?? 0) + 1;
+      values.set(key, String(next));
+      return next;
+    },
+  };
+}
