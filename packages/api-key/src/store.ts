@@ -5,6 +5,7 @@ import { API_KEY_TABLE_NAME } from "./schema.js";
 import {
   byHashKey,
   byIdKey,
+  byReferenceKey,
   deleteStored,
   readIdList,
   readStored,
@@ -126,7 +127,7 @@ export async function listKeys(
   const records = rows.map(fromRow);
   if (storage && records.length > 0) {
     for (const record of records) await writeStored(storage, record, config);
-    await storage.set(`api-key:by-ref:${referenceId}`, JSON.stringify(records.map((r) => r.id)));
+    await storage.set(byReferenceKey(referenceId), JSON.stringify(records.map((r) => r.id)));
   }
   return records;
 }

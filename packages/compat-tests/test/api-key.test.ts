@@ -97,6 +97,9 @@ describe("api-key: the table", () => {
     try {
       const columns = (db: ApiKeyPair["db"]) =>
         (db.prepare("select name, type, \"notnull\" as nn from pragma_table_info('apikey') order by name").all([]) as unknown[]);
+      // Index names and their columns (the reference names them `<table>_<column>_idx` too).
+      const indexes = (db: ApiKeyPair["db"]) =>
+        (db.prepare("select il.name as name, ii.name as col from pragma_index_list('apikey') il, pragma_index_info(il.name) ii where il.origin = 'c' order by 1, 2").all([]) as unknown[]);
       const reference = columns(pair.db);
       expect(reference.length).toBe(22);
       const { openSqlite, tempDatabaseFile } = await import("./support/sqlite.ts");
@@ -109,6 +112,8 @@ describe("api-key: the table", () => {
         const auth = createAuth({ database: kyselyAdapter(connection), secret: "s".repeat(40), baseURL: "http://localhost:3000", plugins: [apiKey()], logger: { disabled: true } });
         await auth.createTables();
         expect(columns(connection)).toEqual(reference);
+        expect(indexes(pair.db)).toHaveLength(3);
+        expect(indexes(connection)).toEqual(indexes(pair.db));
       } finally {
         connection.close();
         fresh.remove();
