@@ -1,5 +1,5 @@
 import { createAuthClient, type ClientPlugin } from "@latchkey/client";
-import { CookieJar, type TestAuth } from "@latchkey/test-support";
+import { client, type TestAuth } from "@latchkey/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeyClient } from "../src/client.ts";
 import { apiKeyInstance, PASSWORD } from "./instance.ts";
@@ -10,19 +10,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A `@latchkey/client` in front of the instance, with one browser's cookie jar. */
+/** A `@latchkey/client` whose requests go through the test kit's cookie-keeping client. */
 function browserClient() {
-  const jar = new CookieJar();
+  const browser = client(t.auth);
   return createAuthClient({
     baseURL: "http://localhost:3000",
-    fetch: async (url, init) => {
-      const headers = new Headers(init?.headers);
-      const cookie = jar.header();
-      if (cookie) headers.set("cookie", cookie);
-      const response = await t.auth.handler(new Request(url, { ...init, headers }));
-      jar.absorb(response);
-      return response;
-    },
+    fetch: async (url, init) => (await browser.request(String(url), init)).response,
     plugins: [apiKeyClient()],
   });
 }

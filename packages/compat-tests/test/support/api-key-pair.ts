@@ -1,80 +1,41 @@
 import { apiKey as referenceApiKey } from "@better-auth/api-key";
-import { betterAuth, type BetterAuthOptions } from "better-auth";
-import { getMigrations } from "better-auth/db/migration";
-import { createAuth, type Auth, type LatchkeyOptions } from "@latchkey/core";
-import { kyselyAdapter } from "@latchkey/adapter-kysely";
+import type { BetterAuthOptions } from "better-auth";
+import type { LatchkeyOptions } from "@latchkey/core";
 import { apiKey, type ApiKeyOptions } from "@latchkey/api-key";
 import { CookieJar } from "./cookies.ts";
-import { BASE_URL, SECRET, url, type Handler } from "./instances.ts";
-import { openSqlite, tempDatabaseFile, type SqliteConnection } from "./sqlite.ts";
+import { createPair, url, type Handler, type Pair } from "./instances.ts";
 
 /** An `auth.api` function called loosely (both sides' endpoints by name). */
 export type LooseApi = Record<string, (args: unknown) => Promise<unknown>>;
 
 /** The reference's `apiKey()` and `@latchkey/api-key` on one SQLite file, with both `auth.api`s. */
-export interface ApiKeyPair {
-  db: SqliteConnection;
-  reference: Handler;
-  latchkey: Handler;
+export interface ApiKeyPair extends Omit<Pair, "referenceApi"> {
   referenceApi: LooseApi;
   latchkeyApi: LooseApi;
-  latchkeyAuth: Auth;
-  close(): void;
 }
 
 /** What differs between the sides: the same plugin options, plus extra core options for each. */
 export interface ApiKeyPairOptions {
   plugin?: ApiKeyOptions;
-  /** @default BASE_URL */
+  /** @default the pair's BASE_URL */
   baseURL?: string;
   reference?: Partial<BetterAuthOptions>;
   latchkey?: Partial<LatchkeyOptions>;
 }
 
 /**
- * Builds the reference with its `apiKey(options)` and its own migrations, then Latchkey with
- * `apiKey(options)` on the same file (its `createTables()` must add nothing).
+ * `createPair` with the reference's `apiKey(options)` on one side and `@latchkey/api-key` with
+ * the same options on the other: the reference's migrations make the `apikey` table, and
+ * Latchkey's `createTables()` must find it complete.
  */
 export async function createApiKeyPair(options: ApiKeyPairOptions = {}): Promise<ApiKeyPair> {
-  const { file, remove } = tempDatabaseFile();
-  const referenceDb = openSqlite(file);
-  const referenceOptions = {
-    database: referenceDb,
-    secret: SECRET,
-    baseURL: options.baseURL ?? BASE_URL,
-    emailAndPassword: { enabled: true },
-    rateLimit: { enabled: false },
-    logger: { disabled: true },
-    ...options.reference,
+  const pair = await createPair({
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     // The reference's option types differ from ours only in the callbacks' context type.
-    plugins: [referenceApiKey(options.plugin as Parameters<typeof referenceApiKey>[0])],
-  };
-  await (await getMigrations(referenceOptions)).runMigrations();
-  const reference = betterAuth(referenceOptions);
-  const latchkeyDb = openSqlite(file);
-  const latchkeyAuth = createAuth({
-    database: kyselyAdapter(latchkeyDb),
-    secret: SECRET,
-    baseURL: options.baseURL ?? BASE_URL,
-    emailAndPassword: { enabled: true },
-    logger: { disabled: true },
-    ...options.latchkey,
-    plugins: [apiKey(options.plugin)],
+    reference: { ...options.reference, plugins: [referenceApiKey(options.plugin as Parameters<typeof referenceApiKey>[0])] },
+    latchkey: { ...options.latchkey, plugins: [apiKey(options.plugin)] },
   });
-  await latchkeyAuth.createTables();
-  const db = openSqlite(file);
-  return {
-    db,
-    reference: (request) => reference.handler(request),
-    latchkey: (request) => latchkeyAuth.handler(request),
-    referenceApi: reference.api as unknown as LooseApi,
-    latchkeyApi: latchkeyAuth.api as unknown as LooseApi,
-    latchkeyAuth,
-    close() {
-      for (const connection of [db, latchkeyDb, referenceDb]) connection.close();
-      remove();
-    },
-  };
+  return { ...pair, referenceApi: pair.referenceApi as LooseApi, latchkeyApi: pair.latchkeyAuth.api as unknown as LooseApi };
 }
 
 /** The password of every user the api-key compat tests sign up. */
