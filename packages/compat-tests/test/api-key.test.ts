@@ -205,6 +205,68 @@ describe("api-key: keys cross over", () => {
   });
 });
 
+describe("api-key: verifyApiKey answers alike", () => {
+  it("valid, unknown, disabled, expired, exhausted, without the permission, rate-limited: the same { valid, error, key }", async () => {
+    const pair = await createApiKeyPair();
+    try {
+      const userId = await new Browser(pair.reference).signUp("verdicts@example.com");
+      const run = async (api: LooseApi) => {
+        const plain = await serverKey(api, { userId, permissions: { files: ["read"] } });
+        const disabled = await serverKey(api, { userId });
+        await api.updateApiKey!({ body: { keyId: disabled.id, userId, enabled: false } });
+        const expired = await serverKey(api, { userId });
+        pair.db.prepare("update apikey set expiresAt = ? where id = ?").run([new Date(Date.now() - 1000).toISOString(), expired.id]);
+        const exhausted = await serverKey(api, { userId, remaining: 0 });
+        const limited = await serverKey(api, { userId, rateLimitMax: 1, rateLimitTimeWindow: 60_000 });
+        await verify(api, { key: limited.key });
+        const verdicts = [
+          await verify(api, { key: plain.key, permissions: { files: ["read"] } }),
+          await verify(api, { key: "not-a-key" }),
+          await verify(api, { key: disabled.key }),
+          await verify(api, { key: expired.key }),
+          await verify(api, { key: exhausted.key }),
+          await verify(api, { key: plain.key, permissions: { files: ["write"] } }),
+          await verify(api, { key: limited.key }),
+        ];
+        return normalize(verdicts.map((v) => {
+          const wait = (v.error as { details?: { tryAgainIn?: number } } | null)?.details?.tryAgainIn;
+          // The time left differs by the milliseconds between the two runs: keep its size.
+          return wait === undefined ? v : { ...v, error: { ...v.error, details: { tryAgainIn: wait > 59_000 } } };
+        }));
+      };
+      expect(await run(pair.latchkeyApi)).toEqual(await run(pair.referenceApi));
+    } finally {
+      pair.close();
+    }
+  });
+});
+
+describe("api-key: keys in a shared secondary storage", () => {
+  it("a key one side keeps only in secondary storage verifies and authenticates on the other", async () => {
+    const store = yieldingStore();
+    const pair = await createApiKeyPair({
+      plugin: { storage: "secondary-storage", enableSessionForAPIKeys: true },
+      reference: { secondaryStorage: store },
+      latchkey: { secondaryStorage: store },
+    });
+    try {
+      const userId = await new Browser(pair.reference).signUp("shared-store@example.com");
+      for (const [from, to, handler] of [
+        [pair.referenceApi, pair.latchkeyApi, pair.latchkey],
+        [pair.latchkeyApi, pair.referenceApi, pair.reference],
+      ] as const) {
+        const made = await serverKey(from, { userId, permissions: { files: ["read"] } });
+        expect((pair.db.prepare("select count(*) as n from apikey").all([]) as { n: number }[])[0]!.n).toBe(0);
+        expect(await verify(to, { key: made.key, permissions: { files: ["read"] } })).toMatchObject({ valid: true, key: { id: made.id } });
+        const session = await new Browser(handler).send("/get-session", undefined, { "x-api-key": made.key });
+        expect(session.json).toMatchObject({ user: { id: userId }, session: { id: made.id } });
+      }
+    } finally {
+      pair.close();
+    }
+  });
+});
+
 describe("api-key: the reference's apiKeyClient against Latchkey over HTTP", () => {
   it("create, get, list, update and delete through authClient.apiKey.*", async () => {
     const server = await listen();
