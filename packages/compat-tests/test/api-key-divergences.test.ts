@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Browser, createApiKeyPair, serverKey, verify, yieldingStore, type ApiKeyPair, type LooseApi } from "./support/api-key-pair.ts";
+import type { Handler } from "./support/instances.ts";
+
+/**
+ * `@latchkey/api-key` beside the reference's `apiKey()`: the differences of DIVERGENCES.md rows
+ * 200-206, each asserting both sides' own behaviour.
+ */
+/** Moves a stored date of a key `ms` into the past (the clock moving on, without waiting). */
+function ageColumn(pair: ApiKeyPair, id: string, column: "lastRequest", ms: number): void {
+  const row = pair.db.prepare(`select ${column} as v from apikey where id = ?`).all([id]) as { v: string | number }[];
+  const aged = new Date(new Date(row[0]!.v).getTime() - ms).toISOString();
+  pair.db.prepare(`update apikey set ${column} = ? where id = ?`).run([aged, id]);
+}
+
+const remainingOf = (pair: ApiKeyPair, id: string): number =>
+  (pair.db.prepare("select remaining from apikey where id = ?").all([id]) as { remaining: number }[])[0]!.remaining;
+
+describe("api-key: divergences (DIVERGENCES.md rows 200, 202, 203)", () => {
+  let pair: ApiKeyPair;
+  let userId: string;
+  beforeAll(async () => {
+    pair = await createApiKeyPair({ plugin: { enableSessionForAPIKeys: true } });
+    userId = await new Browser(pair.reference).signUp("rows@example.com");
+  });
+  afterAll(() => pair.close());
+
+  it("row 200: a session from a key that never expires — the reference's ends ~10 minutes out (604800 ms), Latchkey's after session.expiresIn (7 days)", async () => {
+    const expiresIn = async (handler: Handler, api: LooseApi) => {
+      const made = await serverKey(api, { userId });
+      const answer = await new Browser(handler).send("/get-session", undefined, { "x-api-key": made.key });
+      return new Date((answer.json as { session: { expiresAt: string } }).session.expiresAt).getTime() - Date.now();
+    };
+    const reference = await expiresIn(pair.reference, pair.referenceApi);
+    expect(reference).toBeGreaterThan(590_000);
+    expect(reference).toBeLessThanOrEqual(604_800);
+    const latchkey = await expiresIn(pair.latchkey, pair.latchkeyApi);
+    expect(latchkey).toBeGreaterThan(604_800_000 - 60_000);
+    expect(latchkey).toBeLessThanOrEqual(604_800_000);
+  });
+
+  it("row 200: a session from a key that expires ends with the key on both", async () => {
+    for (const [handler, api] of [[pair.reference, pair.referenceApi], [pair.latchkey, pair.latchkeyApi]] as const) {
+      const made = await serverKey(api, { userId, expiresIn: 3 * 86_400 });
+      const answer = await new Browser(handler).send("/get-session", undefined, { "x-api-key": made.key });
+      expect(new Date((answer.json as { session: { expiresAt: string } }).session.expiresAt).toISOString()).toBe(new Date(made.expiresAt!).toISOString());
+    }
+  });
+
+  it("row 202: the rate-limit window — the reference restarts it with every counted request and refuses a third request 65 s after the first; Latchkey's window runs from its first request", async () => {
+    const run = async (api: LooseApi) => {
+      const made = await serverKey(api, { userId, rateLimitMax: 2, rateLimitTimeWindow: 60_000 });
+      const first = await verify(api, { key: made.key });
+      ageColumn(pair, made.id, "lastRequest", 50_000);
+      const second = await verify(api, { key: made.key });
+      ageColumn(pair, made.id, "lastRequest", 15_000);
+      const third = await verify(api, { key: made.key });
+      return [first.valid, second.valid, third.valid, third.error?.code ?? null];
+    };
+    expect(await run(pair.referenceApi)).toEqual([true, true, false, "RATE_LIMITED"]);
+    expect(await run(pair.latchkeyApi)).toEqual([true, true, true, null]);
+  });
+
+  it("row 202: within one window both allow exactly rateLimitMax and answer RATE_LIMITED with tryAgainIn", async () => {
+    for (const api of [pair.referenceApi, pair.latchkeyApi]) {
+      const made = await serverKey(api, { userId, rateLimitMax: 2, rateLimitTimeWindow: 60_000 });
+      const verdicts = [];
+      for (let i = 0; i < 3; i++) verdicts.push(await verify(api, { key: made.key }));
+      expect(verdicts.map((v) => v.valid)).toEqual([true, true, false]);
+      expect(verdicts[2]!.error).toMatchObject({ code: "RATE_LIMITED", message: "Rate limit exceeded.", details: { tryAgainIn: expect.any(Number) } });
+      const wait = (verdicts[2]!.error as unknown as { details: { tryAgainIn: number } }).details.tryAgainIn;
+      expect(wait).toBeGreaterThan(55_000);
+      expect(wait).toBeLessThanOrEqual(60_000);
+    }
+  });
+
+  it("row 203: a request refused by the rate limit — the reference still takes one of `remaining`, Latchkey does not", async () => {
+    const run = async (api: LooseApi) => {
+      const made = await serverKey(api, { userId, remaining: 10, rateLimitMax: 1, rateLimitTimeWindow: 60_000 });
+      const verdicts = [];
+      for (let i = 0; i < 3; i++) verdicts.push((await verify(api, { key: made.key })).error?.code ?? "ok");
+      return { verdicts, remaining: remainingOf(pair, made.id) };
+    };
+    expect(await run(pair.referenceApi)).toEqual({ verdicts: ["ok", "RATE_LIMITED", "RATE_LIMITED"], remaining: 7 });
+    expect(await run(pair.latchkeyApi)).toEqual({ verdicts: ["ok", "RATE_LIMITED", "RATE_LIMITED"], remaining: 9 });
+  });
+});
+
+describe("api-key: divergence row 205 (rateLimitMax 0)", () => {
+  it("row 205: a key with rateLimitMax 0 — the reference lets the first request of each window through, Latchkey none", async () => {
+    const pair = await createApiKeyPair();
+    try {
+      const userId = await new Browser(pair.reference).signUp("max-zero@example.com");
+      const run = async (api: LooseApi) => {
+        const made = await serverKey(api, { userId, rateLimitMax: 0, rateLimitTimeWindow: 60_000 });
+        const out = [];
+        for (let i = 0; i < 2; i++) out.push((await verify(api, { key: made.key })).error?.code ?? "ok");
+        return out;
+      };
+      expect(await run(pair.referenceApi)).toEqual(["ok", "RATE_LIMITED"]);
+      expect(await run(pair.latchkeyApi)).toEqual(["RATE_LIMITED", "RATE_LIMITED"]);
+    } finally {
+      pair.close();
+    }
+  });
+});
+
+describe("api-key: divergence row 206 (lastRequest of keys without a rate limit)", () => {
+  it("row 206: two uses 50 ms apart of a key without a rate limit — the reference writes lastRequest both times, Latchkey once (to the second)", async () => {
+    const pair = await createApiKeyPair();
+    try {
+      const userId = await new Browser(pair.reference).signUp("last-use@example.com");
+      const lastRequest = (id: string): number =>
+        new Date((pair.db.prepare("select lastRequest as v from apikey where id = ?").all([id]) as { v: string }[])[0]!.v).getTime();
+      const run = async (api: LooseApi) => {
+        const made = await serverKey(api, { userId, rateLimitEnabled: false });
+        await verify(api, { key: made.key });
+        const first = lastRequest(made.id);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await verify(api, { key: made.key });
+        const moved = lastRequest(made.id) > first;
+        ageColumn(pair, made.id, "lastRequest", 1_500);
+        await verify(api, { key: made.key });
+        return { movedWithin: moved, movedAfter: Date.now() - lastRequest(made.id) < 1_000 };
+      };
+      expect(await run(pair.referenceApi)).toEqual({ movedWithin: true, movedAfter: true });
+      expect(await run(pair.latchkeyApi)).toEqual({ movedWithin: false, movedAfter: true });
+    } finally {
+      pair.close();
+    }
+  });
+});
+
+describe("api-key: divergence row 201 (keyExpiration.defaultExpiresIn)", () => {
+  it("row 201: defaultExpiresIn: 3600000 (one hour, in the documented milliseconds) — the reference applies it as seconds (~41.7 days), Latchkey as one hour", async () => {
+    const pair = await createApiKeyPair({ plugin: { keyExpiration: { defaultExpiresIn: 3_600_000 } } });
+    try {
+      const userId = await new Browser(pair.reference).signUp("default-expiry@example.com");
+      const lifetime = async (api: LooseApi) => {
+        const made = await serverKey(api, { userId });
+        return new Date(made.expiresAt!).getTime() - Date.now();
+      };
+      const reference = await lifetime(pair.referenceApi);
+      expect(reference).toBeGreaterThan(3_600_000_000 - 60_000);
+      expect(reference).toBeLessThanOrEqual(3_600_000_000);
+      const latchkey = await lifetime(pair.latchkeyApi);
+      expect(latchkey).toBeGreaterThan(3_600_000 - 60_000);
+      expect(latchkey).toBeLessThanOrEqual(3_600_000);
+    } finally {
+      pair.close();
+    }
+  });
+});
+
+describe("api-key: divergence row 204 (secondary-storage-only keys under concurrency)", () => {
+  it("row 204: 40 parallel verifications of a key with rateLimitMax 5 and remaining 8 — the reference lets more than 5 through and counts fewer uses; Latchkey exactly 5", async () => {
+    const pair = await createApiKeyPair({
+      plugin: { storage: "secondary-storage" },
+      reference: { secondaryStorage: yieldingStore() },
+      latchkey: { secondaryStorage: yieldingStore() },
+    });
+    try {
+      const userId = await new Browser(pair.reference).signUp("burst@example.com");
+      const burst = async (api: LooseApi) => {
+        const made = await serverKey(api, { userId, rateLimitMax: 5, rateLimitTimeWindow: 60_000, remaining: 8 });
+        const verdicts = await Promise.all(Array.from({ length: 40 }, () => verify(api, { key: made.key })));
+        return verdicts.filter((v) => v.valid).length;
+      };
+      expect(await burst(pair.referenceApi)).toBeGreaterThan(5);
+      expect(await burst(pair.latchkeyApi)).toBe(5);
+    } finally {
+      pair.close();
+    }
+  });
+});
