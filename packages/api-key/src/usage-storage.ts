@@ -2,7 +2,7 @@ import { incrementStoredCounter, type AuthContext, type SecondaryStorage } from 
 import type { ResolvedConfig } from "./options.js";
 import { rateLimited, rateLimitOf, refillDue, usageExceeded } from "./rate-limit.js";
 import type { ApiKeyRecord } from "./record.js";
-import { byIdKey, readStored, storeOf, writeStored } from "./secondary-keys.js";
+import { storeOf, writeStored } from "./secondary-keys.js";
 
 // Secondary-storage-only mode has no row to guard, so counts go through the store's atomic
 // `increment(key, ttl)` (INCR on Redis) instead of a read-modify-write of the stored key: of
@@ -53,13 +53,20 @@ async function takeRateLimitSlot(ctx: AuthContext, storage: SecondaryStorage, co
   if (count > limit.max) throw rateLimited((index + 1) * limit.window - now);
 }
 
-/** Starts the next refill period; of concurrent requests one wins (the first increment of its marker). */
-async function refill(ctx: AuthContext, storage: SecondaryStorage, config: ResolvedConfig, record: ApiKeyRecord): Promise<ApiKeyRecord> {
-  const marker = `api-key:refill:${record.id}:${new Date(record.lastRefillAt ?? record.createdAt).getTime()}`;
-  const won = (await incrementStoredCounter(storage, marker, usesTtl(record), ctx.logger)) === 1;
-  if (!won) return (await readStored(storage, byIdKey(record.id))) ?? record;
-  const next = { ...record, remaining: record.refillAmount, lastRefillAt: new Date(), updatedAt: new Date() };
-  await writeStored(storage, next, config);
+/**
+ * The key in its current refill period. Periods are aligned on the previous start, so every
+ * request that finds a refill due computes the same new period (and its use counter) without
+ * waiting for any write; the first one (the first increment of the period's marker) stores it.
+ */
+async function refilled(ctx: AuthContext, storage: SecondaryStorage, config: ResolvedConfig, record: ApiKeyRecord, now: number): Promise<ApiKeyRecord> {
+  const anchor = new Date(record.lastRefillAt ?? record.createdAt).getTime();
+  const interval = record.refillInterval!;
+  const start = anchor + Math.floor((now - anchor) / interval) * interval;
+  const next = { ...record, remaining: record.refillAmount, lastRefillAt: new Date(start) };
+  const marker = `api-key:refill:${record.id}:${start}`;
+  if ((await incrementStoredCounter(storage, marker, usesTtl(record), ctx.logger)) === 1) {
+    await writeStored(storage, { ...next, updatedAt: new Date(now) }, config);
+  }
   return next;
 }
 
@@ -74,7 +81,7 @@ export async function claimUsageInStorage(ctx: AuthContext, config: ResolvedConf
   const now = new Date();
   let current = record;
   if (current.remaining !== null) {
-    if (refillDue(current, now.getTime())) current = await refill(ctx, storage, config, current);
+    if (refillDue(current, now.getTime())) current = await refilled(ctx, storage, config, current, now.getTime());
     const used = await incrementStoredCounter(storage, usesKey(current), usesTtl(current), ctx.logger);
     if (used > (current.remaining ?? 0)) throw usageExceeded();
     current = { ...current, remaining: current.remaining! - used };

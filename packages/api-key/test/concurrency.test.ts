@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { createAuth, type Auth, type LatchkeyOptions, type SecondaryStorage } from "@latchkey/core";
 import { kyselyAdapter } from "@latchkey/adapter-kysely";
 import { redisStorage } from "@latchkey/redis-storage";
@@ -122,6 +122,20 @@ describe.each([
   it("rateLimitMax 5: exactly 5 of 200 pass", async () => {
     const made = await userKey(instances[0], { rateLimitMax: 5, rateLimitTimeWindow: 60_000, remaining: 100 });
     expect(tally(await burst(instances, made.key))).toEqual({ ok: 5, limited: 195 });
+  });
+
+  it("a due refill under a burst: remaining 0, refillAmount 4 → exactly 4 of 40 pass", async () => {
+    const made = await userKey(instances[0], { rateLimitEnabled: false, remaining: 0, refillAmount: 4, refillInterval: 60_000 });
+    // The key was created (last refilled) two minutes ago: in the database row, and in the
+    // stored copies under its id and its digest.
+    const createdAt = new Date(Date.now() - 120_000);
+    await instances[0].$context.adapter.update({ model: "apikey", where: [{ field: "id", value: made.id }], update: { createdAt } });
+    const digest = createHash("sha256").update(made.key).digest("base64url");
+    for (const name of [`api-key:by-id:${made.id}`, `api-key:${digest}`]) {
+      const stored = await storage.get(name);
+      if (stored) await storage.set(name, JSON.stringify({ ...JSON.parse(stored), createdAt: createdAt.toISOString() }));
+    }
+    expect(tally(await burst(instances, made.key, 40)).ok).toBe(4);
   });
 
   it("remaining 7: exactly 7 pass, and the key answers remaining 0", async () => {
