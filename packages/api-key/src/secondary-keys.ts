@@ -3,8 +3,11 @@ import type { ResolvedConfig } from "./options.js";
 import { deserializeRecord, serializeRecord, type ApiKeyRecord } from "./record.js";
 
 // The reference's key names, so a Redis shared with Better Auth nodes holds one set of keys.
+/** Where a key is stored under its digest (the lookup of a presented key). */
 export const byHashKey = (hash: string): string => `api-key:${hash}`;
+/** Where a key is stored under its id (get, update, delete). */
 export const byIdKey = (id: string): string => `api-key:by-id:${id}`;
+/** The JSON list of a user's or organization's key ids (list). */
 export const byReferenceKey = (referenceId: string): string => `api-key:by-ref:${referenceId}`;
 
 /** The store a configuration uses: its `customStorage`, else the instance's secondary storage. */
