@@ -4,7 +4,7 @@ import type { Handler } from "./support/instances.ts";
 
 /**
  * `@latchkey/api-key` beside the reference's `apiKey()`: the differences of DIVERGENCES.md rows
- * 200-206, each asserting both sides' own behaviour.
+ * 200-207, each asserting both sides' own behaviour.
  */
 /** Moves a stored date of a key `ms` into the past (the clock moving on, without waiting). */
 function ageColumn(pair: ApiKeyPair, id: string, column: "lastRequest", ms: number): void {
@@ -168,6 +168,25 @@ describe("api-key: divergence row 204 (secondary-storage-only keys under concurr
       };
       expect(await burst(pair.referenceApi)).toBeGreaterThan(5);
       expect(await burst(pair.latchkeyApi)).toBe(5);
+    } finally {
+      pair.close();
+    }
+  });
+});
+
+describe("api-key: divergence row 207 (verifyApiKey refused by customAPIKeyValidator)", () => {
+  it("row 207: verify with a configId whose validator refuses — the reference's error.message is an object, Latchkey's the message text", async () => {
+    const pair = await createApiKeyPair({ plugin: { customAPIKeyValidator: () => false } });
+    try {
+      const reference = await verify(pair.referenceApi, { key: "x".repeat(64), configId: "default" });
+      // As JSON (what a route answering it would send): the message is `{ code, message }`.
+      expect(JSON.parse(JSON.stringify(reference))).toEqual({
+        valid: false,
+        error: { code: "KEY_NOT_FOUND", message: { code: "INVALID_API_KEY", message: "Invalid API key." } },
+        key: null,
+      });
+      const latchkey = await verify(pair.latchkeyApi, { key: "x".repeat(64), configId: "default" });
+      expect(latchkey).toEqual({ valid: false, error: { code: "KEY_NOT_FOUND", message: "Invalid API key." }, key: null });
     } finally {
       pair.close();
     }
