@@ -125,6 +125,16 @@ describe("refills (refillInterval in ms, refillAmount)", () => {
     expect(await row(made.id)).not.toBeNull();
   });
 
+  it("a key created with a refill but no remaining starts with refillAmount uses (row 208)", async () => {
+    const made = await serverCreate(t, { userId, rateLimitEnabled: false, refillAmount: 2, refillInterval: 60_000 });
+    expect(made.remaining).toBe(2);
+    expect((await verify(t, { key: made.key })).valid).toBe(true);
+    expect((await verify(t, { key: made.key })).valid).toBe(true);
+    expect(await verify(t, { key: made.key })).toMatchObject({ valid: false, error: { code: "USAGE_EXCEEDED" } });
+    const unlimited = await serverCreate(t, { userId, refillAmount: 2, refillInterval: 60_000, remaining: null });
+    expect(unlimited.remaining).toBeNull();
+  });
+
   it("refillAmount and refillInterval come together", async () => {
     const api = t.auth.api as unknown as Record<string, (a: unknown) => Promise<unknown>>;
     await expect(api.createApiKey!({ body: { userId, refillAmount: 5 } })).rejects.toMatchObject({ body: { code: "REFILL_AMOUNT_AND_INTERVAL_REQUIRED" } });

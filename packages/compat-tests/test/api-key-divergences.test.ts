@@ -4,7 +4,7 @@ import type { Handler } from "./support/instances.ts";
 
 /**
  * `@latchkey/api-key` beside the reference's `apiKey()`: the differences of DIVERGENCES.md rows
- * 200-207, each asserting both sides' own behaviour.
+ * 200-208, each asserting both sides' own behaviour.
  */
 /** Moves a stored date of a key `ms` into the past (the clock moving on, without waiting). */
 function ageColumn(pair: ApiKeyPair, id: string, column: "lastRequest", ms: number): void {
@@ -187,6 +187,25 @@ describe("api-key: divergence row 207 (verifyApiKey refused by customAPIKeyValid
       });
       const latchkey = await verify(pair.latchkeyApi, { key: "x".repeat(64), configId: "default" });
       expect(latchkey).toEqual({ valid: false, error: { code: "KEY_NOT_FOUND", message: "Invalid API key." }, key: null });
+    } finally {
+      pair.close();
+    }
+  });
+});
+
+describe("api-key: divergence row 208 (a refill without remaining)", () => {
+  it("row 208: a key created with refillAmount 2 and refillInterval but no remaining — unlimited on the reference, 2 uses per refill on Latchkey", async () => {
+    const pair = await createApiKeyPair();
+    try {
+      const userId = await new Browser(pair.reference).signUp("refill-only@example.com");
+      const run = async (api: LooseApi) => {
+        const made = (await serverKey(api, { userId, rateLimitEnabled: false, refillAmount: 2, refillInterval: 60_000 })) as { key: string; remaining?: number | null };
+        const verdicts = [];
+        for (let i = 0; i < 3; i++) verdicts.push((await verify(api, { key: made.key })).valid);
+        return { remaining: made.remaining, verdicts };
+      };
+      expect(await run(pair.referenceApi)).toEqual({ remaining: null, verdicts: [true, true, true] });
+      expect(await run(pair.latchkeyApi)).toEqual({ remaining: 2, verdicts: [true, true, false] });
     } finally {
       pair.close();
     }

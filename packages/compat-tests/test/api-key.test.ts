@@ -10,7 +10,7 @@ import { listen } from "./support/server.ts";
  * `@latchkey/api-key` beside the reference's `apiKey()` (`@better-auth/api-key` 1.7.5) on one
  * SQLite file: the same table, keys made by one side verifying and authenticating on the
  * other, the same answers from every route for one scripted flow, the reference's
- * `apiKeyClient()` against Latchkey over HTTP. The divergences (rows 200-207) are in
+ * `apiKeyClient()` against Latchkey over HTTP. The divergences (rows 200-208) are in
  * api-key-divergences.test.ts.
  */
 

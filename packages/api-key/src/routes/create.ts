@@ -18,7 +18,7 @@ const body = v.object({
   name: v.optional(v.string()),
   expiresIn: v.optional(v.nullable(v.pipe(v.number(), v.minValue(1))), null),
   prefix: v.optional(v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]+$/, "Invalid prefix format, must be alphanumeric and contain only underscores and hyphens."))),
-  remaining: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0))), null),
+  remaining: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0)))),
   metadata: v.optional(v.unknown()),
   refillAmount: v.optional(v.pipe(v.number(), v.minValue(1))),
   refillInterval: v.optional(v.number()),
@@ -43,7 +43,7 @@ export const createApiKey = (configs: readonly ResolvedConfig[]) =>
     const session = await getSessionFromRequest(ctx, { disableCookieCache: true });
     const client = isClientCall(ctx);
     const serverOnly = [input.refillAmount, input.refillInterval, input.rateLimitMax, input.rateLimitTimeWindow, input.rateLimitEnabled, input.permissions];
-    if (client && (serverOnly.some((value) => value !== undefined) || input.remaining !== null)) {
+    if (client && (serverOnly.some((value) => value !== undefined) || (input.remaining !== undefined && input.remaining !== null))) {
       throw fail("SERVER_ONLY_PROPERTY", "BAD_REQUEST");
     }
     if (ctx.request && input.userId !== undefined) throw fail("UNAUTHORIZED_SESSION", "UNAUTHORIZED");
@@ -91,9 +91,9 @@ export const createApiKey = (configs: readonly ResolvedConfig[]) =>
       metadata: input.metadata ? input.metadata : null,
       rateLimitMax: input.rateLimitMax ?? config.rateLimit.maxRequests,
       rateLimitTimeWindow: input.rateLimitTimeWindow ?? config.rateLimit.timeWindow,
-      // Reference: `remaining` defaults to null before `?? refillAmount` is reached, so a
-      // refill without `remaining` leaves the key unlimited.
-      remaining: input.remaining,
+      // A key with a refill but no `remaining` starts with one refill's worth. (The reference
+      // defaults `remaining` to null first, so such a key is unlimited; DIVERGENCES.md.)
+      remaining: input.remaining === undefined ? (input.refillAmount ?? null) : input.remaining,
       refillAmount: input.refillAmount ?? null,
       refillInterval: input.refillInterval ?? null,
       rateLimitEnabled: input.rateLimitEnabled ?? config.rateLimit.enabled,
