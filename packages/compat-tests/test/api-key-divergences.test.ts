@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, createApiKeyPair, serverKey, verify, yieldingStore, type ApiKeyPair, type LooseApi } from "./support/api-key-pair.ts";
+import { Browser, createApiKeyPair, withApiKeyPair, serverKey, verify, yieldingStore, type ApiKeyPair, type LooseApi } from "./support/api-key-pair.ts";
 import type { Handler } from "./support/instances.ts";
 
 /**
@@ -88,9 +88,7 @@ describe("api-key: divergences (DIVERGENCES.md rows 200, 202, 203)", () => {
 
 describe("api-key: divergence row 205 (rateLimitMax 0)", () => {
   it("row 205: a key with rateLimitMax 0 — the reference lets the first request of each window through, Latchkey none", async () => {
-    const pair = await createApiKeyPair();
-    try {
-      const userId = await new Browser(pair.reference).signUp("max-zero@example.com");
+    await withApiKeyPair({}, "max-zero@example.com", async (pair, userId) => {
       const run = async (api: LooseApi) => {
         const made = await serverKey(api, { userId, rateLimitMax: 0, rateLimitTimeWindow: 60_000 });
         const out = [];
@@ -99,17 +97,13 @@ describe("api-key: divergence row 205 (rateLimitMax 0)", () => {
       };
       expect(await run(pair.referenceApi)).toEqual(["ok", "RATE_LIMITED"]);
       expect(await run(pair.latchkeyApi)).toEqual(["RATE_LIMITED", "RATE_LIMITED"]);
-    } finally {
-      pair.close();
-    }
+    });
   });
 });
 
 describe("api-key: divergence row 206 (lastRequest of keys without a rate limit)", () => {
   it("row 206: two uses 50 ms apart of a key without a rate limit — the reference writes lastRequest both times, Latchkey once (to the second)", async () => {
-    const pair = await createApiKeyPair();
-    try {
-      const userId = await new Browser(pair.reference).signUp("last-use@example.com");
+    await withApiKeyPair({}, "last-use@example.com", async (pair, userId) => {
       const lastRequest = (id: string): number =>
         new Date((pair.db.prepare("select lastRequest as v from apikey where id = ?").all([id]) as { v: string }[])[0]!.v).getTime();
       const run = async (api: LooseApi) => {
@@ -125,17 +119,13 @@ describe("api-key: divergence row 206 (lastRequest of keys without a rate limit)
       };
       expect(await run(pair.referenceApi)).toEqual({ movedWithin: true, movedAfter: true });
       expect(await run(pair.latchkeyApi)).toEqual({ movedWithin: false, movedAfter: true });
-    } finally {
-      pair.close();
-    }
+    });
   });
 });
 
 describe("api-key: divergence row 201 (keyExpiration.defaultExpiresIn)", () => {
   it("row 201: defaultExpiresIn: 3600000 (one hour, in the documented milliseconds) — the reference applies it as seconds (~41.7 days), Latchkey as one hour", async () => {
-    const pair = await createApiKeyPair({ plugin: { keyExpiration: { defaultExpiresIn: 3_600_000 } } });
-    try {
-      const userId = await new Browser(pair.reference).signUp("default-expiry@example.com");
+    await withApiKeyPair({ plugin: { keyExpiration: { defaultExpiresIn: 3_600_000 } } }, "default-expiry@example.com", async (pair, userId) => {
       const lifetime = async (api: LooseApi) => {
         const made = await serverKey(api, { userId });
         return new Date(made.expiresAt!).getTime() - Date.now();
@@ -146,9 +136,7 @@ describe("api-key: divergence row 201 (keyExpiration.defaultExpiresIn)", () => {
       const latchkey = await lifetime(pair.latchkeyApi);
       expect(latchkey).toBeGreaterThan(3_600_000 - 60_000);
       expect(latchkey).toBeLessThanOrEqual(3_600_000);
-    } finally {
-      pair.close();
-    }
+    });
   });
 });
 
@@ -195,9 +183,7 @@ describe("api-key: divergence row 207 (verifyApiKey refused by customAPIKeyValid
 
 describe("api-key: divergence row 208 (a refill without remaining)", () => {
   it("row 208: a key created with refillAmount 2 and refillInterval but no remaining — unlimited on the reference, 2 uses per refill on Latchkey", async () => {
-    const pair = await createApiKeyPair();
-    try {
-      const userId = await new Browser(pair.reference).signUp("refill-only@example.com");
+    await withApiKeyPair({}, "refill-only@example.com", async (pair, userId) => {
       const run = async (api: LooseApi) => {
         const made = (await serverKey(api, { userId, rateLimitEnabled: false, refillAmount: 2, refillInterval: 60_000 })) as { key: string; remaining?: number | null };
         const verdicts = [];
@@ -206,8 +192,6 @@ describe("api-key: divergence row 208 (a refill without remaining)", () => {
       };
       expect(await run(pair.referenceApi)).toEqual({ remaining: null, verdicts: [true, true, true] });
       expect(await run(pair.latchkeyApi)).toEqual({ remaining: 2, verdicts: [true, true, false] });
-    } finally {
-      pair.close();
-    }
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { apiKeyClient } from "@better-auth/api-key/client";
 import { createAuthClient } from "better-auth/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, createApiKeyPair, PASSWORD, serverKey, verify, yieldingStore, type Answer, type ApiKeyPair, type LooseApi } from "./support/api-key-pair.ts";
+import { Browser, createApiKeyPair, withApiKeyPair, PASSWORD, serverKey, verify, yieldingStore, type Answer, type ApiKeyPair, type LooseApi } from "./support/api-key-pair.ts";
 import { jarFetch } from "./support/client-fetch.ts";
 import { BASE_PATH, type Handler } from "./support/instances.ts";
 import { listen } from "./support/server.ts";
@@ -208,9 +208,7 @@ describe("api-key: keys cross over", () => {
 
 describe("api-key: verifyApiKey answers alike", () => {
   it("valid, unknown, disabled, expired, exhausted, without the permission, rate-limited: the same { valid, error, key }", async () => {
-    const pair = await createApiKeyPair();
-    try {
-      const userId = await new Browser(pair.reference).signUp("verdicts@example.com");
+    await withApiKeyPair({}, "verdicts@example.com", async (pair, userId) => {
       const run = async (api: LooseApi) => {
         const plain = await serverKey(api, { userId, permissions: { files: ["read"] } });
         const disabled = await serverKey(api, { userId });
@@ -236,9 +234,7 @@ describe("api-key: verifyApiKey answers alike", () => {
         }));
       };
       expect(await run(pair.latchkeyApi)).toEqual(await run(pair.referenceApi));
-    } finally {
-      pair.close();
-    }
+    });
   });
 });
 

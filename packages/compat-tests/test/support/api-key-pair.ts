@@ -38,6 +38,20 @@ export async function createApiKeyPair(options: ApiKeyPairOptions = {}): Promise
   return { ...pair, referenceApi: pair.referenceApi as LooseApi, latchkeyApi: pair.latchkeyAuth.api as unknown as LooseApi };
 }
 
+/** Runs `fn` on a new pair with one user signed up (through the reference), then closes the pair. */
+export async function withApiKeyPair<T>(
+  options: ApiKeyPairOptions,
+  email: string,
+  fn: (pair: ApiKeyPair, userId: string) => Promise<T>,
+): Promise<T> {
+  const pair = await createApiKeyPair(options);
+  try {
+    return await fn(pair, await new Browser(pair.reference).signUp(email));
+  } finally {
+    pair.close();
+  }
+}
+
 /** The password of every user the api-key compat tests sign up. */
 export const PASSWORD = "password-1234";
 
