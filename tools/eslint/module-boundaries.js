@@ -1,11 +1,12 @@
-// Enforces the Nx tag layering (core < adapter < plugin < app) on bare-specifier imports of
+// Enforces the Nx tag layering (core < adapter|lib < plugin < app) on bare-specifier imports of
 // workspace packages. Tags live in each package.json under "nx.tags".
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const rank = { "type:core": 0, "type:adapter": 1, "type:plugin": 2, "type:app": 3, "type:test": 3 };
+// "type:lib": shared libraries plugins build on (@latchkey/access), a layer below plugins.
+const rank = { "type:core": 0, "type:adapter": 1, "type:lib": 1, "type:plugin": 2, "type:app": 3, "type:test": 3 };
 
 function loadProjects() {
   const projects = [];

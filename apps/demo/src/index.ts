@@ -7,5 +7,6 @@ export {
   type DemoConfig,
 } from "./config.js";
 export { openDatabase, type DemoDatabase, type DemoTables } from "./database.js";
-export { renderPage } from "./page.js";
+export { createDemoAuth, type DemoAuth, type DemoAuthOptions } from "./auth.js";
+export { createOutbox, type Outbox, type OutboxMail } from "./outbox.js";
 export { createDemoApp, listen, type AuthHandler } from "./server.js";

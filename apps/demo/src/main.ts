@@ -1,8 +1,8 @@
-import { createAuth } from "@latchkey/core";
-import { kyselyAdapter } from "@latchkey/adapter-kysely";
 import { fileURLToPath } from "node:url";
+import { createDemoAuth } from "./auth.js";
 import { describeDatabase, loadConfig } from "./config.js";
 import { openDatabase } from "./database.js";
+import { createOutbox } from "./outbox.js";
 import { createDemoApp, listen } from "./server.js";
 
 // Relative SQLite paths resolve against the app folder, not the caller's working directory.
@@ -15,15 +15,11 @@ if (!config.secretFromEnv) {
 }
 
 const database = await openDatabase(config.database);
-const auth = createAuth({
-  database: kyselyAdapter(database.db),
-  secret: config.secret,
-  baseURL: config.baseURL,
-  emailAndPassword: { enabled: true },
-});
+const outbox = createOutbox();
+const auth = createDemoAuth({ db: database.db, secret: config.secret, baseURL: config.baseURL, outbox });
 await auth.createTables();
 
-const { server, port } = await listen(createDemoApp(auth), config.port);
+const { server, port } = await listen(createDemoApp(auth, outbox), config.port);
 console.log(
   `[demo] listening on http://localhost:${port} (base URL ${config.baseURL}), database: ${describeDatabase(config.database)}`,
 );

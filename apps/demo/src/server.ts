@@ -1,19 +1,35 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import type { AddressInfo } from "node:net";
-import { renderPage } from "./page.js";
+import type { Outbox } from "./outbox.js";
+import { renderHomePage } from "./pages/home.js";
+import { renderInvitationPage } from "./pages/invitation.js";
+import { renderOrganizationsPage } from "./pages/organizations.js";
+import { renderOutboxPage } from "./pages/outbox.js";
+import { renderResetPasswordPage } from "./pages/reset-password.js";
 
 /** The one thing the demo needs from an auth instance: its web-standard fetch handler. */
 export interface AuthHandler {
   handler(request: Request): Promise<Response>;
 }
 
-/** The demo's routes: every `/api/auth/*` request goes to `auth.handler`, `/` is the page. */
-export function createDemoApp(auth: AuthHandler): Hono {
+/**
+ * The demo's routes: every `/api/auth/*` request goes to `auth.handler`; the pages; and
+ * `GET /demo/outbox`, the mails as JSON (a demo has no mail server, so anyone who can open the
+ * page can read them: never run it with real users).
+ */
+export function createDemoApp(auth: AuthHandler, outbox: Outbox): Hono {
   const app = new Hono();
-  const page = renderPage();
+  const pages = {
+    "/": renderHomePage(),
+    "/outbox": renderOutboxPage(),
+    "/organizations": renderOrganizationsPage(),
+    "/invitation": renderInvitationPage(),
+    "/reset-password": renderResetPasswordPage(),
+  };
   app.all("/api/auth/*", (c) => auth.handler(c.req.raw));
-  app.get("/", (c) => c.html(page));
+  for (const [path, html] of Object.entries(pages)) app.get(path, (c) => c.html(html));
+  app.get("/demo/outbox", (c) => c.json(outbox.list(), 200, { "cache-control": "no-store" }));
   return app;
 }
 

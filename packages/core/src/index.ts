@@ -81,6 +81,8 @@ export { ON_DELETE_ACTIONS, type OnDeleteAction } from "./db/field.js";
 export { assertDelta, assertPaging, assertStorable, comparableWhere } from "./db/field-value.js";
 export { memoryAdapter } from "./db/memory-adapter.js";
 export { toOutput } from "./db/output.js";
+// Additional user fields from client input, for plugin routes that create users (email OTP sign-in).
+export { parseInput } from "./db/field-input.js";
 export { incrementStoredCounter, parseStoredJSON, takeStoredValue, ttlSeconds, type SecondaryStorage } from "./db/secondary-storage.js";
 export type { SessionStorageOptions, StoreIdentifierConfig, StoreIdentifierOption, VerificationStorageOptions } from "./db/storage-options.js";
 
@@ -103,6 +105,8 @@ export type {
 export { createAuthCookies, type AuthCookies, type CookieSpec } from "./cookies/auth-cookies.js";
 export { parseCookieHeader, serializeCookie } from "./cookies/serialize.js";
 export { assertTrustedCallbackURL, formCsrfMiddleware } from "./security/origin-check.js";
+// For plugin flows that mail codes or links: same answer, same time, known address or not.
+export { deliver, withMinimumDuration } from "./mail/mail-delivery.js";
 export { isTrustedOrigin, matchesOriginPattern } from "./security/trusted-origins.js";
 export { getClientIP, normalizeIP, type IPAddressOptions } from "./ip.js";
 export type {

@@ -28,6 +28,7 @@ export interface PluginDiscovery {
  * here; until then the report lists it as unmapped (the reference side then runs without it).
  */
 export const REFERENCE_PLUGINS: Record<string, { from: string; factory: string }> = {
+  admin: { from: "better-auth/plugins", factory: "admin" },
   "api-key": { from: "@better-auth/api-key", factory: "apiKey" },
   bearer: { from: "better-auth/plugins", factory: "bearer" },
   "generic-oauth": { from: "better-auth/plugins", factory: "genericOAuth" },

@@ -47,7 +47,10 @@ function child(node: SchemaNode | undefined, key: string): SchemaNode | undefine
 }
 
 /** The type the schema expects at `path` (a missing key's issue names only its parent object). */
-function expectedAt(schema: SchemaNode | undefined, path: readonly { key: unknown }[] | undefined): string | undefined {
+function expectedAt(
+  schema: SchemaNode | undefined,
+  path: readonly { key: unknown }[] | undefined,
+): string | undefined {
   let node = schema;
   for (const step of path ?? []) node = child(node, String(step.key));
   while (node?.wrapped) node = node.wrapped;
@@ -76,28 +79,65 @@ function describe(issue: v.BaseIssue<unknown>, schema: SchemaNode | undefined): 
   return "Invalid input";
 }
 
-/** `[body.email] Invalid email address; [query.x] …`, the reference's VALIDATION_ERROR message. */
+/** A key a strict object does not declare (valibot reports one issue per key, at the key). */
+const isUnknownKey = (issue: v.BaseIssue<unknown>): boolean =>
+  issue.type === "strict_object" && issue.expected === "never";
+
+/** The keys the object schema at `path` declares. */
+function declaredKeys(
+  schema: SchemaNode | undefined,
+  path: readonly { key: unknown }[] | undefined,
+): Set<string> {
+  let node = schema;
+  for (const step of path ?? []) node = child(node, String(step.key));
+  while (node?.wrapped) node = node.wrapped;
+  return new Set(Object.keys(node?.entries ?? {}));
+}
+
+/** `body`, `body.user`: where an issue sits, named as the reference names it. */
+function location(path: readonly { key: unknown }[] | undefined, where: "body" | "query"): string {
+  const dotted = path?.map((p) => String(p.key)).join(".");
+  return dotted ? `${where}.${dotted}` : where;
+}
+
+/**
+ * `[body.email] Invalid email address; [query.x] …`, the reference's VALIDATION_ERROR message.
+ * Keys a strict object does not declare come last, one entry per object, in zod's words:
+ * `[body] Unrecognized key: "x"` or `[body] Unrecognized keys: "x", "y"`.
+ */
 export function validationMessage(
   issues: readonly v.BaseIssue<unknown>[],
   where: "body" | "query",
   schema?: v.GenericSchema<unknown, unknown> | v.GenericSchemaAsync<unknown, unknown>,
 ): string {
-  return issues
-    .map((issue) => {
-      const path = issue.path?.map((p) => String(p.key)).join(".");
-      return `[${path ? `${where}.${path}` : where}] ${describe(issue, schema as SchemaNode | undefined)}`;
-    })
-    .join("; ");
+  const parts = issues
+    .filter((issue) => !isUnknownKey(issue))
+    .map((issue) => `[${location(issue.path, where)}] ${describe(issue, schema as SchemaNode | undefined)}`);
+  for (const issue of issues.filter(isUnknownKey)) {
+    // valibot stops at an object's first unknown key; the reference lists them all.
+    const parentPath = issue.path?.slice(0, -1);
+    const value = issue.path?.at(-1)?.input;
+    const declared = declaredKeys(schema as SchemaNode | undefined, parentPath);
+    const keys =
+      value && typeof value === "object" ? Object.keys(value).filter((key) => !declared.has(key)) : [];
+    const names = (keys.length ? keys : [String(issue.path?.at(-1)?.key)]).map((key) => JSON.stringify(key));
+    parts.push(
+      `[${location(parentPath, where)}] Unrecognized key${names.length > 1 ? "s" : ""}: ${names.join(", ")}`,
+    );
+  }
+  return parts.join("; ");
 }
 
 /**
  * Email syntax the reference's validator accepts: no leading or doubled dots in the local
  * part, labelled domain, alphabetic TLD of two or more letters.
  */
-const EMAIL = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+const EMAIL =
+  /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 /** True when `value` is a string the reference would take as an email address. */
 export const isEmail = (value: unknown): value is string => typeof value === "string" && EMAIL.test(value);
 
 /** A valibot email check with the reference's syntax. */
-export const email = (): v.CheckAction<string, string> => v.check((value: string) => EMAIL.test(value), "Invalid email address");
+export const email = (): v.CheckAction<string, string> =>
+  v.check((value: string) => EMAIL.test(value), "Invalid email address");

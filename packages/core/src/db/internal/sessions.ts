@@ -84,7 +84,8 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
         ...extra,
         userId,
         token: generateId(32),
-        expiresAt: new Date(now + lifetime * 1000),
+        // A caller may fix the expiry (admin impersonation lasts its own duration).
+        expiresAt: extra.expiresAt ?? new Date(now + lifetime * 1000),
         createdAt: new Date(now),
         updatedAt: new Date(now),
       };

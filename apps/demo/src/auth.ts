@@ -1,0 +1,54 @@
+import { kyselyAdapter } from "@latchkey/adapter-kysely";
+import { createAuth } from "@latchkey/core";
+import { jwt } from "@latchkey/jwt";
+import { multiSession } from "@latchkey/multi-session";
+import { organization } from "@latchkey/organization";
+import type { Kysely } from "kysely";
+import type { DemoTables } from "./database.js";
+import type { Outbox } from "./outbox.js";
+
+export interface DemoAuthOptions {
+  db: Kysely<DemoTables>;
+  secret: string;
+  baseURL: string;
+  outbox: Outbox;
+}
+
+/**
+ * The demo's auth instance: email and password with verification and reset mails delivered to
+ * the outbox, several signed-in accounts per browser (`multiSession`), JWTs (`jwt`), and
+ * organizations with teams whose invitations land in the outbox too (`organization`).
+ */
+export function createDemoAuth({ db, secret, baseURL, outbox }: DemoAuthOptions) {
+  return createAuth({
+    database: kyselyAdapter(db),
+    secret,
+    baseURL,
+    emailAndPassword: {
+      enabled: true,
+      sendResetPassword: async ({ user, url }) =>
+        outbox.send({ to: user.email, subject: "Reset your password", url }),
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      sendVerificationEmail: async ({ user, url }) =>
+        outbox.send({ to: user.email, subject: "Verify your email address", url }),
+    },
+    plugins: [
+      jwt(),
+      multiSession(),
+      organization({
+        teams: { enabled: true },
+        sendInvitationEmail: async ({ id, email, organization: org, inviter }) =>
+          outbox.send({
+            to: email,
+            subject: `${inviter.user.name} invites you to ${org.name}`,
+            url: new URL(`/invitation?id=${encodeURIComponent(id)}`, baseURL).toString(),
+          }),
+      }),
+    ],
+  });
+}
+
+export type DemoAuth = ReturnType<typeof createDemoAuth>;
