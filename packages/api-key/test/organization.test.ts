@@ -81,3 +81,35 @@ describe("stored metadata", () => {
     expect(parseMetadata("{not json")).toBeNull();
   });
 });
+
+describe("organization-owned keys with @latchkey/organization", () => {
+  let t: TestAuth;
+  beforeAll(async () => {
+    const { organization } = await import("@latchkey/organization");
+    t = await apiKeyInstance("sqlite", [{ configId: "default" }, { configId: "org", references: "organization" }], { plugins: [organization()] });
+  });
+  afterAll(() => t.close());
+
+  it("the creator of an organization manages its keys; a plain member may not; a stranger is no member", async () => {
+    const owner = await signedIn(t, "real-owner");
+    const member = await signedIn(t, "real-member");
+    const stranger = await signedIn(t, "real-stranger");
+    const org = await owner.browser.post<{ id: string }>("/organization/create", { name: "Acme", slug: "acme-keys" });
+    expect(org.status).toBe(200);
+    const organizationId = org.json!.id;
+    const api = t.auth.api as unknown as Record<string, (a: unknown) => Promise<unknown>>;
+    await api.addMember!({ body: { userId: member.userId, role: "member", organizationId } });
+
+    const created = await owner.browser.post<CreatedKey>("/api-key/create", { configId: "org", organizationId, name: "deploy" });
+    expect(created.status).toBe(200);
+    expect(created.json).toMatchObject({ referenceId: organizationId });
+    const id = created.json!.id;
+    expect((await owner.browser.get<{ total: number }>(`/api-key/list?organizationId=${organizationId}`)).json!.total).toBe(1);
+    // The default roles grant nothing on `apiKey`: only the creator role may act.
+    const refused = await member.browser.get(`/api-key/get?id=${id}&configId=org`);
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({ code: "INSUFFICIENT_API_KEY_PERMISSIONS" });
+    expect((await stranger.browser.get(`/api-key/get?id=${id}&configId=org`)).json).toMatchObject({ code: "USER_NOT_MEMBER_OF_ORGANIZATION" });
+    expect((await owner.browser.post("/api-key/delete", { keyId: id, configId: "org" })).json).toEqual({ success: true });
+  });
+});
