@@ -2,7 +2,7 @@ import type autocannon from "autocannon";
 import type { SeededUser } from "./seed.js";
 
 /** The endpoints the bench loads. */
-export type FigureName = "get-session" | "get-session-bearer" | "sign-in" | "sign-up";
+export type FigureName = "get-session" | "get-session-bearer" | "get-session-api-key" | "sign-in" | "sign-up";
 
 // Unique across warm-ups, runs and both servers of one process: sign-up refuses a known email.
 let signUps = 0;
@@ -26,6 +26,12 @@ export function figureRequest(
       return {
         method: "GET",
         requests: [{ path: "/api/auth/get-session", headers: { authorization: `Bearer ${user.bearer}` } }],
+      };
+    case "get-session-api-key":
+      if (!user.apiKey) throw new Error("the bench user has no API key: is the api-key plugin on?");
+      return {
+        method: "GET",
+        requests: [{ path: "/api/auth/get-session", headers: { "x-api-key": user.apiKey } }],
       };
     case "sign-in":
       return {

@@ -59,8 +59,8 @@ export async function withServers<K extends string, T>(
       const { implementation, settings } = specs[key];
       const server = await startServer(implementation, ctx.entries[implementation], settings);
       ctx.log(`${key}: ${implementation} listening on ${server.baseURL}`);
-      targets[key] = { server, user: { email: "", password: "", cookie: "", bearer: null } };
-      targets[key].user = await seedUser(server.baseURL);
+      targets[key] = { server, user: { email: "", password: "", cookie: "", bearer: null, apiKey: null } };
+      targets[key].user = await seedUser(server.baseURL, { apiKey: settings.plugins.includes("api-key") });
     }
     return await fn(targets);
   } catch (error) {
@@ -86,7 +86,7 @@ export async function withServer<T>(
   const server = await startServer(implementation, ctx.entries[implementation], settings);
   try {
     ctx.log(`${implementation}: listening on ${server.baseURL}`);
-    return await fn(server, await seedUser(server.baseURL));
+    return await fn(server, await seedUser(server.baseURL, { apiKey: settings.plugins.includes("api-key") }));
   } catch (error) {
     throw new Error(
       `${(error as Error).message}\n--- ${implementation} server output ---\n${server.output()}`,

@@ -6,10 +6,15 @@ export interface SeededUser {
   cookie: string;
   /** The `set-auth-token` header, when the server runs the bearer plugin. */
   bearer: string | null;
+  /** A key of the user, when the server runs the api-key plugin (sessions from `x-api-key`). */
+  apiKey: string | null;
 }
 
-/** Signs one user up through HTTP, checks that its cookie (and Bearer token) open a session, and returns them. */
-export async function seedUser(baseURL: string): Promise<SeededUser> {
+/**
+ * Signs one user up through HTTP, checks that its cookie (and Bearer token) open a session, and
+ * returns them; with `apiKey`, also creates a key for it and checks that the key opens one.
+ */
+export async function seedUser(baseURL: string, { apiKey = false }: { apiKey?: boolean } = {}): Promise<SeededUser> {
   const email = "bench-user@example.com";
   const password = "bench-password-123";
   const res = await fetch(`${baseURL}/api/auth/sign-up/email`, {
@@ -27,7 +32,21 @@ export async function seedUser(baseURL: string): Promise<SeededUser> {
   // A get-session figure that answers `null` would measure the wrong path: check first.
   await expectSession(baseURL, { cookie }, email);
   if (bearer) await expectSession(baseURL, { authorization: `Bearer ${bearer}` }, email);
-  return { email, password, cookie, bearer };
+  const key = apiKey ? await createApiKey(baseURL, cookie) : null;
+  if (key) await expectSession(baseURL, { "x-api-key": key }, email);
+  return { email, password, cookie, bearer, apiKey: key };
+}
+
+/** `POST /api-key/create` as the signed-in user; the plain key it answers. */
+async function createApiKey(baseURL: string, cookie: string): Promise<string> {
+  const res = await fetch(`${baseURL}/api/auth/api-key/create`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: baseURL, cookie },
+    body: JSON.stringify({ name: "bench" }),
+  });
+  const body = (await res.json()) as { key?: string };
+  if (res.status !== 200 || !body.key) throw new Error(`api-key create answered ${res.status}: ${JSON.stringify(body)}`);
+  return body.key;
 }
 
 /** Throws unless `GET /get-session` with `headers` answers the session of `email`. */

@@ -19,6 +19,8 @@ export interface Pair {
   reference: Handler;
   latchkey: Handler;
   latchkeyAuth: Auth;
+  /** The reference's `auth.api` (its server-only endpoints are reached only through it). */
+  referenceApi: unknown;
   close(): void;
 }
 
@@ -78,6 +80,7 @@ export async function createPair(options: PairOptions = {}): Promise<Pair> {
     reference: (request) => reference.handler(request),
     latchkey: (request) => latchkeyAuth.handler(request),
     latchkeyAuth,
+    referenceApi: reference.api,
     close() {
       for (const connection of [db, latchkeyDb, referenceDb]) connection.close();
       remove();

@@ -9,7 +9,7 @@ import type { Table } from "../table.js";
 import { atLeast, atMost, msText, ratioText, verdictText, type Verdict } from "../targets.js";
 
 /** The get-session setups of issue 5 §1, each a fresh pair of servers. */
-export const GET_SESSION_VARIANTS = ["sqlite", "postgres", "cookie-cache", "redis", "bearer"] as const;
+export const GET_SESSION_VARIANTS = ["sqlite", "postgres", "cookie-cache", "redis", "bearer", "api-key"] as const;
 export type GetSessionVariant = (typeof GET_SESSION_VARIANTS)[number];
 
 const LABELS: Record<GetSessionVariant, string> = {
@@ -18,6 +18,13 @@ const LABELS: Record<GetSessionVariant, string> = {
   "cookie-cache": "SQLite, cookie cache on",
   redis: "SQLite + Redis secondary storage",
   bearer: "SQLite, Bearer (bearer plugin)",
+  "api-key": "SQLite, x-api-key (api-key plugin, session from key)",
+};
+
+/** The figure each variant loads: the cookie, a Bearer token or an API key. */
+const FIGURES: Partial<Record<GetSessionVariant, FigureName>> = {
+  bearer: "get-session-bearer",
+  "api-key": "get-session-api-key",
 };
 
 /** One variant measured on both implementations, or why it was skipped. */
@@ -57,7 +64,7 @@ export async function runGetSession(ctx: RunContext): Promise<GetSessionResult> 
       });
       continue;
     }
-    const figure: FigureName = variant === "bearer" ? "get-session-bearer" : "get-session";
+    const figure: FigureName = FIGURES[variant] ?? "get-session";
     const specs = {
       latchkey: { implementation: "latchkey", settings: await settingsFor(ctx, "latchkey", variant) },
       reference: { implementation: "reference", settings: await settingsFor(ctx, "reference", variant) },
@@ -109,6 +116,8 @@ async function settingsFor(
       return { ...settings, redis: ctx.stores.redis() };
     case "bearer":
       return { ...settings, plugins: ["bearer"] };
+    case "api-key":
+      return { ...settings, plugins: ["api-key"] };
   }
 }
 
