@@ -1,5 +1,5 @@
 import { createAuthClient } from "@latchkey/client";
-import { CookieJar, type TestAuth } from "@latchkey/test-support";
+import { browserFetch, CookieJar, type TestAuth } from "@latchkey/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient } from "../src/client.ts";
 import { adminInstance, member } from "./instance.ts";
@@ -14,14 +14,7 @@ afterAll(() => t.close());
 function browserClient(jar = new CookieJar()) {
   return createAuthClient({
     baseURL: "http://localhost:3000",
-    fetch: async (url, init) => {
-      const headers = new Headers(init?.headers);
-      const cookie = jar.header();
-      if (cookie) headers.set("cookie", cookie);
-      const response = await t.auth.handler(new Request(url, { ...init, headers }));
-      jar.absorb(response);
-      return response;
-    },
+    fetch: browserFetch((request) => t.auth.handler(request), jar),
     plugins: [adminClient()],
   });
 }

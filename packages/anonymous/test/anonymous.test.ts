@@ -3,6 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LinkAccountData } from "../src/index.ts";
 import { anonymousInstance, client, PASSWORD, PLACEHOLDER, signInAnonymously, signUp } from "./instance.ts";
 
+const instances: TestAuth[] = [];
+afterAll(() => Promise.all(instances.map((t) => t.close())));
+/** An instance on a fresh SQLite file, closed after the file's tests. */
+async function make(options: Parameters<typeof anonymousInstance>[1] = {}): Promise<TestAuth> {
+  const t = await anonymousInstance("sqlite", options);
+  instances.push(t);
+  return t;
+}
+
 describe("POST /sign-in/anonymous", () => {
   let t: TestAuth;
   beforeAll(async () => {
@@ -57,13 +66,6 @@ describe("POST /sign-in/anonymous", () => {
 });
 
 describe("generated addresses and names", () => {
-  const instances: TestAuth[] = [];
-  afterAll(() => Promise.all(instances.map((t) => t.close())));
-  const make = async (options: Parameters<typeof anonymousInstance>[1]) => {
-    const t = await anonymousInstance("sqlite", options);
-    instances.push(t);
-    return t;
-  };
 
   it("emailDomainName gives temp-<id>@<domain>; generateName names the user", async () => {
     const t = await make({ emailDomainName: "guests.example.com", generateName: () => "Guest" });
@@ -95,13 +97,6 @@ describe("generated addresses and names", () => {
 });
 
 describe("linking: an anonymous browser signs in or up another way", () => {
-  const instances: TestAuth[] = [];
-  afterAll(() => Promise.all(instances.map((t) => t.close())));
-  const make = async (options: Parameters<typeof anonymousInstance>[1] = {}) => {
-    const t = await anonymousInstance("sqlite", options);
-    instances.push(t);
-    return t;
-  };
 
   it("sign-up: onLinkAccount sees both users, then the anonymous user, sessions and all, is gone", async () => {
     const links: LinkAccountData[] = [];
@@ -200,13 +195,6 @@ describe("linking: an anonymous browser signs in or up another way", () => {
 });
 
 describe("POST /delete-anonymous-user", () => {
-  const instances: TestAuth[] = [];
-  afterAll(() => Promise.all(instances.map((t) => t.close())));
-  const make = async (options: Parameters<typeof anonymousInstance>[1] = {}) => {
-    const t = await anonymousInstance("sqlite", options);
-    instances.push(t);
-    return t;
-  };
 
   it("deletes the anonymous user and clears the session cookie", async () => {
     const t = await make();

@@ -1,5 +1,5 @@
 import { createAuthClient, type ClientPlugin } from "@latchkey/client";
-import { CookieJar, type TestAuth } from "@latchkey/test-support";
+import { browserFetch, CookieJar, type TestAuth } from "@latchkey/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anonymousClient } from "../src/client.ts";
 import { anonymousInstance, PASSWORD, PLACEHOLDER } from "./instance.ts";
@@ -15,14 +15,7 @@ function browserClient() {
   const jar = new CookieJar();
   return createAuthClient({
     baseURL: "http://localhost:3000",
-    fetch: async (url, init) => {
-      const headers = new Headers(init?.headers);
-      const cookie = jar.header();
-      if (cookie) headers.set("cookie", cookie);
-      const response = await t.auth.handler(new Request(url, { ...init, headers }));
-      jar.absorb(response);
-      return response;
-    },
+    fetch: browserFetch((request) => t.auth.handler(request), jar),
     plugins: [anonymousClient()],
   });
 }

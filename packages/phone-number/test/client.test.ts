@@ -1,5 +1,5 @@
 import { createAuthClient, type ClientPlugin } from "@latchkey/client";
-import { CookieJar } from "@latchkey/test-support";
+import { browserFetch, CookieJar } from "@latchkey/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { phoneNumberClient } from "../src/client.ts";
 import { PASSWORD, phoneInstance, type PhoneInstance } from "./instance.ts";
@@ -14,14 +14,7 @@ function browserClient() {
   const jar = new CookieJar();
   return createAuthClient({
     baseURL: "http://localhost:3000",
-    fetch: async (url, init) => {
-      const headers = new Headers(init?.headers);
-      const cookie = jar.header();
-      if (cookie) headers.set("cookie", cookie);
-      const response = await t.auth.handler(new Request(url, { ...init, headers }));
-      jar.absorb(response);
-      return response;
-    },
+    fetch: browserFetch((request) => t.auth.handler(request), jar),
     plugins: [phoneNumberClient()],
   });
 }

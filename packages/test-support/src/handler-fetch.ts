@@ -1,5 +1,5 @@
 import type { Auth } from "@latchkey/core";
-import { CookieJar } from "./cookie-jar.js";
+import { browserFetch, CookieJar } from "./cookie-jar.js";
 
 /** A fetch bound to one instance's handler, keeping a browser's cookies. */
 export interface HandlerFetch {
@@ -16,15 +16,5 @@ export interface HandlerFetch {
  * const client = createAuthClient({ baseURL: TEST_BASE_URL, fetch: handlerFetch(t.auth).fetch, plugins: [magicLinkClient()] });
  */
 export function handlerFetch(auth: Auth, jar = new CookieJar()): HandlerFetch {
-  return {
-    jar,
-    fetch: async (input, init) => {
-      const headers = new Headers(init?.headers);
-      const cookie = jar.header();
-      if (cookie) headers.set("cookie", cookie);
-      const response = await auth.handler(new Request(input, { ...init, headers }));
-      jar.absorb(response);
-      return response;
-    },
-  };
+  return { jar, fetch: browserFetch((request) => auth.handler(request), jar) };
 }
