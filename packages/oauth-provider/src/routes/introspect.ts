@@ -1,0 +1,30 @@
+import { endpoint } from "@latchkey/core";
+import { checkAccessToken, checkRefreshToken } from "../access-token-check.js";
+import { authenticateClient, presentedClient } from "../client-auth.js";
+import { oauthError } from "../oauth-error.js";
+import type { ResolvedOAuthOptions } from "../options.js";
+import { readCredentialBody } from "./credential-body.js";
+
+/**
+ * RFC 7662: a confidential client asks whether a token is active. Tokens of other clients,
+ * unknown, expired or revoked ones all answer `{ active: false }` (§2.2, §4).
+ */
+export function introspectEndpoint(options: ResolvedOAuthOptions) {
+  return endpoint(
+    "/oauth2/introspect",
+    { method: "POST", allowedMediaTypes: ["application/x-www-form-urlencoded"] },
+    async (ctx) => {
+      const body = readCredentialBody(ctx.body);
+      const presented = presentedClient(ctx.headers, body);
+      if (!presented || !presented.secret) throw oauthError("UNAUTHORIZED", "invalid_client", "missing required credentials");
+      if (!body.token) throw oauthError("BAD_REQUEST", "invalid_request", "missing a required token for introspection");
+      const client = await authenticateClient(ctx.context, options, presented);
+      const hint = body.token_type_hint;
+      if (hint !== "refresh_token") {
+        const access = await checkAccessToken(ctx.context, options, body.token, client.clientId);
+        if (access.payload.active || hint === "access_token") return access.payload;
+      }
+      return (await checkRefreshToken(ctx.context, options, body.token, client.clientId)) ?? { active: false };
+    },
+  );
+}

@@ -1,0 +1,32 @@
+import { endpoint, getSessionFromRequest } from "@latchkey/core";
+import { NO_STORE, noStoreError, withNoStore } from "../oauth-error.js";
+import type { ResolvedOAuthOptions } from "../options.js";
+import { readClientMetadata } from "../registration-body.js";
+import { registerClient } from "../registration.js";
+
+/**
+ * RFC 7591 dynamic registration (`allowDynamicClientRegistration`): with a session, or open
+ * when `allowUnauthenticatedClientRegistration`. 201 with the client information; every answer
+ * is `no-store` (spec rule 9), errors included.
+ */
+export function registerEndpoint(options: ResolvedOAuthOptions) {
+  return endpoint("/oauth2/register", { method: "POST" }, async (ctx) => {
+    try {
+      if (!options.allowDynamicClientRegistration) throw noStoreError("FORBIDDEN", "access_denied", "Client registration is disabled");
+      const metadata = readClientMetadata(ctx.body);
+      const session = await getSessionFromRequest(ctx);
+      if (!session && !options.allowUnauthenticatedClientRegistration) {
+        throw noStoreError("UNAUTHORIZED", "invalid_token", "Authentication required for client registration", { "WWW-Authenticate": "Bearer" });
+      }
+      if (!session && metadata.grant_types?.includes("client_credentials")) {
+        throw noStoreError("BAD_REQUEST", "invalid_client_metadata", "client_credentials grant requires authenticated registration");
+      }
+      const answer = await registerClient(ctx.context, options, metadata, "dynamic", { userId: session?.session.userId });
+      for (const [name, value] of Object.entries(NO_STORE)) ctx.setHeader(name, value);
+      ctx.status = 201;
+      return answer;
+    } catch (error) {
+      throw withNoStore(error);
+    }
+  });
+}
