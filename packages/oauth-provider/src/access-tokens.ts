@@ -1,9 +1,10 @@
-import { generateRandomString, getService, type AuthContext, type User } from "@latchkey/core";
+import { generateRandomString, getService, type Adapter, type AuthContext, type User } from "@latchkey/core";
 import { JWT_SIGNER } from "@latchkey/jwt";
 import { tokenIssuer } from "./issuer.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import type { OAuthClientRow } from "./schema.js";
 import { storedToken } from "./token-hash.js";
+import { insertRow } from "./token-rows.js";
 
 /** What an access token is issued for. */
 export interface AccessTokenInput {
@@ -24,9 +25,14 @@ export interface AccessTokenInput {
  * An opaque access token: 32 letters (or `generateOpaqueAccessToken`), stored as its hash in
  * `oauthAccessToken` and handed out with the configured prefix.
  */
-export async function createOpaqueAccessToken(ctx: AuthContext, options: ResolvedOAuthOptions, input: AccessTokenInput): Promise<string> {
+export async function createOpaqueAccessToken(
+  ctx: AuthContext,
+  options: ResolvedOAuthOptions,
+  input: AccessTokenInput,
+  adapter: Adapter = ctx.adapter,
+): Promise<string> {
   const token = options.generateOpaqueAccessToken ? await options.generateOpaqueAccessToken() : generateRandomString(32, "A-Z", "a-z");
-  await ctx.internalAdapter.create("oauthAccessToken", {
+  await insertRow(ctx, adapter, "oauthAccessToken", {
       token: await storedToken(options, token, "access_token"),
       clientId: input.client.clientId,
       sessionId: input.sessionId ?? null,

@@ -43,22 +43,6 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
   const wantsRefresh =
     user && clientAllowsGrant(client, "refresh_token") && (grant.refreshToken?.scopes.includes("offline_access") || scopes.includes("offline_access"));
   const claims = grant.requestedUserInfoClaims ?? grant.refreshToken?.requestedUserInfoClaims ?? [];
-  const refresh = wantsRefresh
-    ? await createRefreshToken(ctx, options, {
-        client,
-        user,
-        scopes,
-        iat,
-        exp: iat + options.refreshTokenExpiresIn,
-        sessionId,
-        referenceId: grant.referenceId,
-        authorizationCodeId: grant.authorizationCodeId,
-        authTime: grant.authTime,
-        resources: grant.refreshToken?.resources ?? grant.resources,
-        requestedUserInfoClaims: claims,
-        previous: grant.refreshToken,
-      })
-    : undefined;
   const accessInput = {
     client,
     user,
@@ -69,12 +53,38 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
     resources: grant.resources,
     referenceId: grant.referenceId ?? undefined,
     authorizationCodeId: grant.authorizationCodeId ?? undefined,
-    refreshId: refresh?.id,
     requestedUserInfoClaims: claims,
   };
-  const accessToken = audience
-    ? await createJwtAccessToken(ctx, { ...accessInput, audience: audience.length === 1 ? audience[0]! : audience })
-    : await createOpaqueAccessToken(ctx, options, accessInput);
+  // One transaction for the stored rows (rotation guard, refresh token, access token): a
+  // concurrent replay of the code that revokes "tokens already issued" sees all of them or
+  // none, never a refresh row whose access token is still being written.
+  const { refresh, accessToken } = await ctx.adapter.transaction(async (trx) => {
+    const refresh = wantsRefresh
+      ? await createRefreshToken(
+          ctx,
+          options,
+          {
+            client,
+            user,
+            scopes,
+            iat,
+            exp: iat + options.refreshTokenExpiresIn,
+            sessionId,
+            referenceId: grant.referenceId,
+            authorizationCodeId: grant.authorizationCodeId,
+            authTime: grant.authTime,
+            resources: grant.refreshToken?.resources ?? grant.resources,
+            requestedUserInfoClaims: claims,
+            previous: grant.refreshToken,
+          },
+          trx,
+        )
+      : undefined;
+    const accessToken = audience
+      ? await createJwtAccessToken(ctx, { ...accessInput, audience: audience.length === 1 ? audience[0]! : audience })
+      : await createOpaqueAccessToken(ctx, options, { ...accessInput, refreshId: refresh?.id }, trx);
+    return { refresh, accessToken };
+  });
   const idToken =
     user && scopes.includes("openid")
       ? await createIdToken(ctx, options, {

@@ -1,8 +1,9 @@
-import { generateRandomString, symmetricDecrypt, symmetricEncrypt, type AuthContext, type User } from "@latchkey/core";
+import { generateRandomString, symmetricDecrypt, symmetricEncrypt, type Adapter, type AuthContext, type User } from "@latchkey/core";
 import { oauthError } from "./oauth-error.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import type { OAuthClientRow, OAuthRefreshTokenRow } from "./schema.js";
 import { storedToken } from "./token-hash.js";
+import { insertRow } from "./token-rows.js";
 
 /** What a refresh token is issued for. */
 export interface RefreshTokenInput {
@@ -31,6 +32,7 @@ export async function createRefreshToken(
   ctx: AuthContext,
   options: ResolvedOAuthOptions,
   input: RefreshTokenInput,
+  adapter: Adapter = ctx.adapter,
 ): Promise<{ id: string; token: string }> {
   const token = options.generateRefreshToken ? await options.generateRefreshToken() : generateRandomString(32, "A-Z", "a-z");
   if (input.previous) {
@@ -39,7 +41,7 @@ export async function createRefreshToken(
     if (options.refreshTokenReuseInterval > 0) {
       set.rotationReplayExpiresAt = new Date((input.iat + options.refreshTokenReuseInterval) * 1000);
     }
-    const rotated = await ctx.internalAdapter.incrementOne({
+    const rotated = await adapter.incrementOne({
       model: "oauthRefreshToken",
       where: [
         { field: "id", value: input.previous.id },
@@ -50,7 +52,7 @@ export async function createRefreshToken(
     });
     if (!rotated) throw oauthError("BAD_REQUEST", "invalid_grant", "invalid refresh token");
   }
-  const row = await ctx.internalAdapter.create<OAuthRefreshTokenRow>("oauthRefreshToken", {
+  const row = await insertRow<OAuthRefreshTokenRow>(ctx, adapter, "oauthRefreshToken", {
     token: await storedToken(options, token, "refresh_token"),
     clientId: input.client.clientId,
     sessionId: input.sessionId ?? null,
@@ -65,7 +67,6 @@ export async function createRefreshToken(
     createdAt: new Date(input.iat * 1000),
     expiresAt: new Date(input.exp * 1000),
   });
-  if (!row) throw oauthError("INTERNAL_SERVER_ERROR", "server_error", "refresh token not stored");
   return { id: row.id, token: (options.prefix?.refreshToken ?? "") + token };
 }
 

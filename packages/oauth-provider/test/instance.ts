@@ -41,7 +41,7 @@ export async function signedIn(t: TestAuth, who = ada): Promise<TestClient> {
 export async function adminClient(t: TestAuth, body: Record<string, unknown> = {}): Promise<{ client_id: string; client_secret?: string } & Record<string, unknown>> {
   return (await api(t).adminCreateOAuthClient({
     body: { redirect_uris: [REDIRECT], client_name: "Test client", skip_consent: true, ...body },
-  })) as { client_id: string; client_secret?: string };
+  })) as unknown as { client_id: string; client_secret?: string };
 }
 
 /** An RFC 7636 verifier and its S256 challenge. */
