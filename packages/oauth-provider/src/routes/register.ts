@@ -1,4 +1,4 @@
-import { endpoint, getSessionFromRequest } from "@latchkey/core";
+import { APIError, endpoint, getSessionFromRequest } from "@latchkey/core";
 import { NO_STORE, noStoreError, withNoStore } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import { readClientMetadata } from "../registration-body.js";
@@ -16,7 +16,8 @@ export function registerEndpoint(options: ResolvedOAuthOptions) {
       const metadata = readClientMetadata(ctx.body);
       const session = await getSessionFromRequest(ctx);
       if (!session && !options.allowUnauthenticatedClientRegistration) {
-        throw noStoreError("UNAUTHORIZED", "invalid_token", "Authentication required for client registration", { "WWW-Authenticate": "Bearer" });
+        // The reference's body has no `error` member here; the challenge is in the header.
+        throw new APIError("UNAUTHORIZED", { error_description: "Authentication required for client registration" }, { "WWW-Authenticate": "Bearer", ...NO_STORE });
       }
       if (!session && metadata.grant_types?.includes("client_credentials")) {
         throw noStoreError("BAD_REQUEST", "invalid_client_metadata", "client_credentials grant requires authenticated registration");
