@@ -11,6 +11,7 @@ import { revokeEndpoint } from "./routes/revoke.js";
 import { tokenEndpoint } from "./routes/token.js";
 import { userInfoEndpoint } from "./routes/userinfo.js";
 import { serverMetadataEndpoints } from "./routes/metadata.js";
+import { resumeHooks } from "./resume-hooks.js";
 import { oauthProviderSchema } from "./schema.js";
 import { wellKnownHandler } from "./well-known.js";
 
@@ -71,6 +72,7 @@ export function oauthProvider(options: OAuthOptions): OAuthProviderPlugin {
     schema: oauthProviderSchema,
     endpoints: endpoints(resolved),
     rateLimit: rateLimits(resolved),
+    hooks: resumeHooks(resolved),
     onRequest: wellKnownHandler(resolved),
     options: resolved,
   };

@@ -121,3 +121,40 @@ describe("GET /oauth2/authorize", () => {
     expect(res.json).toMatchObject({ redirect: true, url: expect.stringMatching(/^\/login\?/) });
   });
 });
+
+describe("the login page resumes the authorization", () => {
+  let t: TestAuth;
+  beforeAll(async () => {
+    t = await providerInstance();
+  });
+  afterAll(() => t.close());
+
+  it("sign-in with the signed oauth_query answers with the client's redirect (code) instead of the session", async () => {
+    const c = await adminClient(t);
+    const { challenge } = await pkcePair();
+    await signedIn(t); // Ada exists
+    const browser = client(t.auth);
+    const res = await browser.get(`/oauth2/authorize?${authorizeQuery(c.client_id, challenge)}`, { redirect: "manual" });
+    const login = new URL(res.headers.get("location")!, "http://relative.invalid");
+    expect(login.pathname).toBe("/login");
+    const signIn = await browser.post("/sign-in/email", { email: "ada@example.com", password: "correct horse battery", oauth_query: login.search.slice(1) });
+    expect(signIn.status).toBe(200);
+    const url = new URL((signIn.json as { url: string }).url);
+    expect(`${url.origin}${url.pathname}`).toBe(REDIRECT);
+    expect(url.searchParams.get("code")).toMatch(/^[A-Za-z0-9]{32}$/);
+    expect(signIn.headers.getSetCookie().some((line) => line.startsWith("better-auth.session_token="))).toBe(true);
+  });
+
+  it("a tampered oauth_query on sign-in is 400 invalid_signature and signs nobody in", async () => {
+    const c = await adminClient(t);
+    const { challenge } = await pkcePair();
+    const browser = client(t.auth);
+    const res = await browser.get(`/oauth2/authorize?${authorizeQuery(c.client_id, challenge)}`, { redirect: "manual" });
+    const login = new URL(res.headers.get("location")!, "http://relative.invalid");
+    const forged = new URLSearchParams(login.search);
+    forged.set("scope", "openid");
+    const signIn = await browser.post("/sign-in/email", { email: "ada@example.com", password: "correct horse battery", oauth_query: forged.toString() });
+    expect([signIn.status, signIn.json]).toEqual([400, { error: "invalid_signature" }]);
+    expect(signIn.headers.getSetCookie()).toEqual([]);
+  });
+});

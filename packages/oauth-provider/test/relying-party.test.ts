@@ -175,6 +175,36 @@ describe("relying parties against a Latchkey provider over HTTP", () => {
     expect(info).toEqual({ sub: claims.sub, email: "rp@example.com", email_verified: false });
   });
 
+  it("openid-client: a signed-out user goes through the login page and back to the RP, which gets its tokens", async () => {
+    const config = await oidc.discovery(issuer, registered.client_id, { id_token_signed_response_alg: "EdDSA" }, oidc.ClientSecretBasic(registered.client_secret), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: "openid profile",
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state: "s2",
+    });
+    const guest = browser();
+    const first = await guest.fetch(url.href);
+    const login = new URL(((await first.json()) as { url: string }).url);
+    expect(login.pathname).toBe("/login");
+    // The login page posts the sign-in with the signed request it received.
+    const signIn = await guest.fetch(`${issuer.href}/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: provider.origin },
+      body: JSON.stringify({ email: "rp@example.com", password: "correct horse battery", oauth_query: login.search.slice(1) }),
+    });
+    expect(signIn.status).toBe(200);
+    const next = new URL(((await signIn.json()) as { url: string }).url);
+    // Consent was given in this user's other browser for a wider scope set: straight to the client.
+    expect(next.searchParams.get("state")).toBe("s2");
+    const tokens = await oidc.authorizationCodeGrant(config, next, { pkceCodeVerifier: verifier, expectedState: "s2" });
+    expect(tokens.claims()?.aud).toBe(registered.client_id);
+  });
+
   it("openid-client: a code replayed by the RP is invalid_grant", async () => {
     const config = await oidc.discovery(issuer, registered.client_id, { id_token_signed_response_alg: "EdDSA" }, oidc.ClientSecretBasic(registered.client_secret), {
       execute: [oidc.allowInsecureRequests],
