@@ -15,6 +15,7 @@ import type { ResolvedOAuthOptions } from "./options.js";
 import { matchRedirectUri } from "./redirect-uri.js";
 import type { OAuthConsentRow } from "./schema.js";
 import { signQuery } from "./signed-query.js";
+import { quoted } from "./echo.js";
 
 type Redirect = { redirect: true; url: string };
 
@@ -75,7 +76,7 @@ export async function runAuthorize(ctx: EndpointContext, options: ResolvedOAuthO
   if (scopes) {
     const valid = new Set(client.scopes ?? options.scopes);
     const invalid = scopes.filter((scope) => !valid.has(scope));
-    if (invalid.length) return back("invalid_scope", `The following scopes are invalid: ${invalid.join(", ")}`);
+    if (invalid.length) return back("invalid_scope", `The following scopes are invalid: ${invalid.map(quoted).join(", ")}`);
   } else {
     scopes = client.scopes ?? options.scopes;
     request.scope = scopes.join(" ");
@@ -88,7 +89,7 @@ export async function runAuthorize(ctx: EndpointContext, options: ResolvedOAuthO
   const resources = resourcesOf(request.resource) ?? [];
   // Resource servers (RFC 8707) are not configurable yet: only the userinfo URL is a known audience.
   const unknownResource = resources.find((resource) => resource !== userInfoURL(ctx.context));
-  if (unknownResource) return back("invalid_target", `requested resource ${unknownResource} is not configured`);
+  if (unknownResource) return back("invalid_target", `requested resource ${quoted(unknownResource)} is not configured`);
   const pkce = pkceRequirement(client, scopes, request.nonce);
   if (pkce && (!request.code_challenge || !request.code_challenge_method)) return back("invalid_request", pkce);
   if ((request.code_challenge || request.code_challenge_method) && !(request.code_challenge && request.code_challenge_method)) {

@@ -4,6 +4,7 @@ import { oauthError } from "./oauth-error.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import type { OAuthClientRow } from "./schema.js";
 import { stripPrefix, verifyClientSecret } from "./token-hash.js";
+import { quoted } from "./echo.js";
 
 /** How a request identified its client (RFC 6749 §2.3). */
 export interface PresentedClient {
@@ -105,7 +106,7 @@ export async function authenticateClient(
   if (check.scopes && client.scopes) {
     const allowed = new Set(client.scopes);
     const refused = check.scopes.find((scope) => !allowed.has(scope));
-    if (refused) throw oauthError("BAD_REQUEST", "invalid_scope", `client does not allow scope ${refused}`);
+    if (refused) throw oauthError("BAD_REQUEST", "invalid_scope", `client does not allow scope ${quoted(refused)}`);
   }
   if (check.grant && !clientAllowsGrant(client, check.grant)) {
     throw oauthError("BAD_REQUEST", "unauthorized_client", `client is not authorized to use grant type ${check.grant}`);

@@ -1,4 +1,5 @@
 import { oauthError } from "./oauth-error.js";
+import { quoted } from "./echo.js";
 
 const LOOPBACK_IP = /^(127(?:\.\d{1,3}){3}|\[::1\]|::1)$/;
 const isLoopbackName = (hostname: string): boolean => LOOPBACK_IP.test(hostname) || hostname === "localhost";
@@ -70,23 +71,23 @@ export function assertRegistrableRedirectUri(uri: string, applicationType: strin
   try {
     url = new URL(uri);
   } catch {
-    throw invalid(`redirect URI must be an absolute URI: ${uri}`);
+    throw invalid(`redirect URI must be an absolute URI: ${quoted(uri)}`);
   }
-  if (uri.includes("#") || url.username || url.password) throw invalid(`redirect URI must not include credentials or a fragment: ${uri}`);
-  if (/^localhost\.+$/i.test(url.hostname)) throw invalid(`redirect URI localhost must not include trailing dots: ${uri}`);
+  if (uri.includes("#") || url.username || url.password) throw invalid(`redirect URI must not include credentials or a fragment: ${quoted(uri)}`);
+  if (/^localhost\.+$/i.test(url.hostname)) throw invalid(`redirect URI localhost must not include trailing dots: ${quoted(uri)}`);
   const loopback = isLoopbackName(url.hostname);
   if (applicationType === "web") {
-    if (url.protocol !== "https:" || loopback) throw invalid(`web clients require https redirect URIs on non-loopback hosts: ${uri}`);
+    if (url.protocol !== "https:" || loopback) throw invalid(`web clients require https redirect URIs on non-loopback hosts: ${quoted(uri)}`);
     return;
   }
   if (url.protocol === "https:") {
-    if (loopback) throw invalid(`native clients must not use https loopback redirect URIs: ${uri}`);
+    if (loopback) throw invalid(`native clients must not use https loopback redirect URIs: ${quoted(uri)}`);
     return;
   }
   if (url.protocol === "http:") {
     const host = rawHttpHost(uri);
     if (host !== "localhost" && host !== "127.0.0.1" && host !== "[::1]") {
-      throw invalid(`native clients may use http only on the exact loopback hosts localhost, 127.0.0.1, or [::1]: ${uri}`);
+      throw invalid(`native clients may use http only on the exact loopback hosts localhost, 127.0.0.1, or [::1]: ${quoted(uri)}`);
     }
     return;
   }
@@ -95,7 +96,7 @@ export function assertRegistrableRedirectUri(uri: string, applicationType: strin
   const reverseDomain = url.host.length === 0 && rest.startsWith("/") && !rest.startsWith("//") && REVERSE_DOMAIN.test(scheme);
   if (FORBIDDEN_SCHEMES.has(url.protocol) || !reverseDomain) {
     throw invalid(
-      `native private-use redirect URI schemes must be well-formed reverse-domain names, omit the naming authority, and must not use a reserved scheme: ${uri}`,
+      `native private-use redirect URI schemes must be well-formed reverse-domain names, omit the naming authority, and must not use a reserved scheme: ${quoted(uri)}`,
     );
   }
 }

@@ -6,6 +6,7 @@ import { assertRegistrableRedirectUri } from "./redirect-uri.js";
 import type { ClientMetadata } from "./registration-body.js";
 import type { OAuthClientRow } from "./schema.js";
 import { storedClientSecret } from "./token-hash.js";
+import { quoted } from "./echo.js";
 
 /** Where a registration comes from: RFC 7591 dynamic registration, or a signed-in user's `create-client`. */
 export type RegistrationSource = "dynamic" | "managed";
@@ -34,7 +35,7 @@ function withDefaults(metadata: ClientMetadata): ClientMetadata & { grant_types:
 function checkMetadata(options: ResolvedOAuthOptions, client: ReturnType<typeof withDefaults>, source: RegistrationSource): void {
   const method = client.token_endpoint_auth_method!;
   // private_key_jwt is not served yet: refusing it beats a client that can never authenticate.
-  if (!METHODS.has(method)) throw invalid(`unsupported token_endpoint_auth_method ${method}`);
+  if (!METHODS.has(method)) throw invalid(`unsupported token_endpoint_auth_method ${quoted(method)}`);
   const type = client.application_type!;
   if (type !== "web" && type !== "native") throw invalid("application_type must be web or native");
   const grants = client.grant_types;
@@ -46,7 +47,7 @@ function checkMetadata(options: ResolvedOAuthOptions, client: ReturnType<typeof 
   } catch (error) {
     throw error instanceof Error && "body" in error ? noStoreError("BAD_REQUEST", "invalid_redirect_uri", String((error as { body: { error_description: string } }).body.error_description)) : error;
   }
-  for (const grant of grants) if (!options.grantTypes.includes(grant as never)) throw invalid(`unsupported grant_type ${grant}`);
+  for (const grant of grants) if (!options.grantTypes.includes(grant as never)) throw invalid(`unsupported grant_type ${quoted(grant)}`);
   const responses = client.response_types ?? [];
   if (responses.some((type) => type !== "code")) throw invalid("response_types must be one of: code");
   if (grants.includes("authorization_code") && !responses.includes("code")) {
@@ -61,12 +62,12 @@ function checkMetadata(options: ResolvedOAuthOptions, client: ReturnType<typeof 
   }
   const allowed = new Set(source === "dynamic" ? registrationScopes(options) : options.scopes);
   for (const scope of (client.scope ?? "").split(" ").filter(Boolean)) {
-    if (!allowed.has(scope)) throw noStoreError("BAD_REQUEST", "invalid_scope", `cannot request scope ${scope}`);
+    if (!allowed.has(scope)) throw noStoreError("BAD_REQUEST", "invalid_scope", `cannot request scope ${quoted(scope)}`);
   }
   if (client.jwks && client.jwks_uri) throw invalid("jwks and jwks_uri are mutually exclusive");
   if (client.backchannel_logout_uri !== undefined) throw invalid("backchannel_logout_uri is not supported yet");
   if (client.resources?.length) {
-    throw noStoreError("BAD_REQUEST", "invalid_target", `requested resource ${client.resources[0]} is not allowed for client registration`);
+    throw noStoreError("BAD_REQUEST", "invalid_target", `requested resource ${quoted(client.resources[0]!)} is not allowed for client registration`);
   }
 }
 

@@ -5,6 +5,7 @@ import { userInfoURL } from "../issuer.js";
 import { oauthError } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import type { TokenBody } from "./token-body.js";
+import { quoted } from "../echo.js";
 
 /** Scopes that speak for a user; a client acting for itself never gets them. */
 const USER_SCOPES = new Set(["openid", "profile", "email", "offline_access"]);
@@ -29,10 +30,10 @@ export async function clientCredentialsGrant(
   const requested = body.scope?.split(" ");
   if (requested) {
     const invalid = requested.filter((scope) => !allowed.includes(scope) || USER_SCOPES.has(scope));
-    if (invalid.length) throw oauthError("BAD_REQUEST", "invalid_scope", `The following scopes are invalid: ${invalid.join(", ")}`);
+    if (invalid.length) throw oauthError("BAD_REQUEST", "invalid_scope", `The following scopes are invalid: ${invalid.map(quoted).join(", ")}`);
   }
   // Resource servers (RFC 8707) are not configurable yet: only the userinfo URL is a known audience.
   const unknown = body.resource?.find((resource) => resource !== userInfoURL(ctx));
-  if (unknown) throw oauthError("BAD_REQUEST", "invalid_target", `requested resource ${unknown} is not configured`);
+  if (unknown) throw oauthError("BAD_REQUEST", "invalid_target", `requested resource ${quoted(unknown)} is not configured`);
   return issueTokens(ctx, options, { grantType: "client_credentials", client, scopes: requested ?? [...allowed], resources: body.resource });
 }

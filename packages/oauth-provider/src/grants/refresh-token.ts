@@ -7,6 +7,7 @@ import { invalidateRefreshFamily, replayRequest, rotationReplay } from "../refre
 import type { OAuthRefreshTokenRow } from "../schema.js";
 import { storedToken, stripPrefix } from "../token-hash.js";
 import type { TokenBody } from "./token-body.js";
+import { quoted } from "../echo.js";
 
 const invalidRefresh = () => oauthError("BAD_REQUEST", "invalid_grant", "invalid refresh token");
 
@@ -39,7 +40,7 @@ export async function refreshTokenGrant(
   }
   const requested = body.scope?.split(" ");
   const unknown = requested?.find((scope) => !row.scopes.includes(scope));
-  if (unknown) throw oauthError("BAD_REQUEST", "invalid_scope", `unable to issue scope ${unknown}`);
+  if (unknown) throw oauthError("BAD_REQUEST", "invalid_scope", `unable to issue scope ${quoted(unknown)}`);
   const scopes = requested ?? row.scopes;
   const client = await authenticateClient(ctx, options, presented, { scopes, grant: "refresh_token" });
   const resources = body.resource ?? row.resources ?? undefined;

@@ -3,6 +3,7 @@ import { noStoreError, NO_STORE, withNoStore } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import { readClientMetadata } from "../registration-body.js";
 import { registerClient } from "../registration.js";
+import { quoted } from "../echo.js";
 
 const USER_SCOPES = new Set(["openid", "profile", "email", "offline_access"]);
 
@@ -31,7 +32,7 @@ export function adminCreateClientEndpoint(options: ResolvedOAuthOptions) {
       const scopes = (ccScopes as string[] | undefined) ?? [];
       const invalid = scopes.filter((scope) => !options.scopes.includes(scope) || USER_SCOPES.has(scope));
       if (invalid.length) {
-        throw noStoreError("BAD_REQUEST", "invalid_scope", `The following client_credentials scopes are invalid: ${invalid.join(", ")}`);
+        throw noStoreError("BAD_REQUEST", "invalid_scope", `The following client_credentials scopes are invalid: ${invalid.map(quoted).join(", ")}`);
       }
       const answer = await registerClient(ctx.context, options, metadata, "managed", {}, {
         clientCredentialsScopes: scopes,
