@@ -1,0 +1,295 @@
+import { oauthProvider as referenceOAuthProvider } from "@better-auth/oauth-provider";
+import { jwt as referenceJwt } from "better-auth/plugins";
+import { jwt } from "@latchkey/jwt";
+import { oauthProvider, type OAuthOptions } from "@latchkey/oauth-provider";
+import { createAuth } from "@latchkey/core";
+import { kyselyAdapter } from "@latchkey/adapter-kysely";
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose";
+import { afterEach, describe, expect, it } from "vitest";
+import { signUp } from "./support/flows.ts";
+import { BASE_URL, createPair, jsonPost, url, type Handler, type Pair } from "./support/instances.ts";
+import { openSqlite, tempDatabaseFile, type SqliteConnection } from "./support/sqlite.ts";
+
+/**
+ * `@latchkey/oauth-provider` beside the reference's `oauthProvider()` (@better-auth/oauth-provider
+ * 1.7.5) on one SQLite file and one secret: clients, codes, refresh tokens, access tokens and
+ * consents written by one side are used by the other; discovery, token answers and token
+ * errors are compared on the wire; divergence rows 500-503 are asserted on both sides.
+ */
+const ISSUER = `${BASE_URL}/api/auth`;
+const REDIRECT = "https://client.example.com/callback";
+const OPTIONS: OAuthOptions = { loginPage: "/login", consentPage: "/consent", allowDynamicClientRegistration: true };
+
+let pair: Pair | undefined;
+afterEach(() => pair?.close());
+
+async function pairWith(options: Partial<OAuthOptions> = {}): Promise<Pair> {
+  const merged = { ...OPTIONS, ...options };
+  pair = await createPair({
+    reference: { plugins: [referenceJwt(), referenceOAuthProvider(merged as Parameters<typeof referenceOAuthProvider>[0])] },
+    latchkey: { plugins: [jwt(), oauthProvider(merged)] },
+  });
+  return pair;
+}
+
+const ada = { email: "ada@example.com", password: "correct horse battery", name: "Ada Lovelace" };
+
+/** An RFC 7636 verifier and its S256 challenge. */
+async function pkce(): Promise<{ verifier: string; challenge: string }> {
+  const verifier = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
+  return { verifier, challenge: Buffer.from(digest).toString("base64url") };
+}
+
+interface Registered {
+  client_id: string;
+  client_secret: string;
+}
+
+/** DCR by a signed-in user on `handler`. */
+async function register(handler: Handler, cookie: string, body: Record<string, unknown> = {}): Promise<Registered> {
+  const res = await handler(jsonPost("/oauth2/register", { redirect_uris: [REDIRECT], client_name: "RP", ...body }, { cookie }));
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()) as Registered;
+}
+
+/** The code of an authorization on `handler` (consent given through `/oauth2/consent` when asked). */
+async function authorize(handler: Handler, cookie: string, clientId: string, challenge: string, extra: Record<string, string> = {}): Promise<string> {
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    scope: "openid profile email offline_access",
+    state: "st",
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    ...extra,
+  });
+  const res = await handler(new Request(url(`/oauth2/authorize?${query}`), { headers: { cookie } }));
+  expect(res.status).toBe(302);
+  let location = new URL(res.headers.get("location")!, BASE_URL);
+  if (location.pathname === "/consent") {
+    const consent = await handler(jsonPost("/oauth2/consent", { accept: true, oauth_query: location.search.slice(1) }, { cookie }));
+    expect(consent.status, await consent.clone().text()).toBe(200);
+    location = new URL(((await consent.json()) as { url: string }).url);
+  }
+  const code = location.searchParams.get("code");
+  expect(code, location.href).toBeTruthy();
+  return code!;
+}
+
+const basic = (c: Registered) => `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString("base64")}`;
+
+/** A form POST to the token-family routes with Basic credentials. */
+function form(path: string, fields: Record<string, string>, c?: Registered): Request {
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
+  if (c) headers.authorization = basic(c);
+  return new Request(url(path), { method: "POST", headers, body: new URLSearchParams(fields).toString() });
+}
+
+const redeem = (handler: Handler, c: Registered, code: string, verifier: string) =>
+  handler(form("/oauth2/token", { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT }, c));
+
+async function answer(res: Response): Promise<{ status: number; body: unknown; noStore: boolean }> {
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined, noStore: res.headers.get("cache-control") === "no-store" };
+}
+
+describe("oauth-provider: stored rows cross over", () => {
+  it("the tables Latchkey creates are the reference's: same columns, types and NOT NULL", async () => {
+    const p = await pairWith();
+    const { file, remove } = tempDatabaseFile();
+    const own = openSqlite(file);
+    try {
+      const alone = createAuth({ database: kyselyAdapter(own), secret: "x".repeat(40), baseURL: BASE_URL, plugins: [jwt(), oauthProvider(OPTIONS)] });
+      await alone.createTables();
+      const columns = (db: SqliteConnection, table: string) =>
+        db.prepare(`select name, type, "notnull" from pragma_table_info('${table}') order by name`).all([]);
+      for (const table of ["oauthClient", "oauthRefreshToken", "oauthAccessToken", "oauthConsent"]) {
+        const reference = columns(p.db, table);
+        expect(reference.length, table).toBeGreaterThan(0);
+        expect(columns(own, table), table).toEqual(reference);
+      }
+    } finally {
+      own.close();
+      remove();
+    }
+  });
+
+  for (const [registrar, redeemer] of [
+    ["reference", "latchkey"],
+    ["latchkey", "reference"],
+  ] as const) {
+    it(`a client registered on the ${registrar} authorizes, redeems, refreshes and introspects on the ${redeemer}; codes and refresh tokens cross over`, async () => {
+      const p = await pairWith();
+      const { cookie } = await signUp(p.reference, ada);
+      const here = p[registrar];
+      const there = p[redeemer];
+      const c = await register(here, cookie);
+      // Code issued (and consent stored) by the registrar, redeemed at the other side.
+      const first = await pkce();
+      const code = await authorize(here, cookie, c.client_id, first.challenge);
+      const tokens = (await (await redeem(there, c, code, first.verifier)).json()) as Record<string, string>;
+      expect(tokens).toMatchObject({ token_type: "Bearer", scope: "openid profile email offline_access" });
+      const keys = (await (await there(new Request(url("/jwks")))).json()) as JSONWebKeySet;
+      await jwtVerify(tokens.id_token!, createLocalJWKSet(keys), { issuer: ISSUER, audience: c.client_id });
+      // The consent the registrar stored is honoured by the other side: a code without the consent page.
+      const second = await pkce();
+      const code2 = await authorize(there, cookie, c.client_id, second.challenge);
+      expect((await redeem(here, c, code2, second.verifier)).status).toBe(200);
+      // A refresh token one side issued is rotated by the other, and the opaque access token it gets is read back.
+      const refreshed = await here(form("/oauth2/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token! }, c));
+      expect(refreshed.status).toBe(200);
+      const rotated = (await refreshed.json()) as Record<string, string>;
+      const introspected = await there(form("/oauth2/introspect", { token: rotated.access_token! }, c));
+      expect(await introspected.json()).toMatchObject({ active: true, client_id: c.client_id, scope: "openid profile email offline_access" });
+      const info = await there(new Request(url("/oauth2/userinfo"), { headers: { authorization: `Bearer ${tokens.access_token}` } }));
+      expect(await info.json()).toMatchObject({ email: ada.email, name: ada.name, given_name: "Ada", family_name: "Lovelace" });
+      // The spent refresh token replayed on the registrar's side: refused by both.
+      const replay = await there(form("/oauth2/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token! }, c));
+      expect(await answer(replay)).toMatchObject({ status: 400, body: { error: "invalid_grant", error_description: "invalid refresh token" } });
+    });
+  }
+});
+
+describe("oauth-provider: wire", () => {
+  it("discovery documents: the same JSON and headers on both (OpenID, RFC 8414 path-inserted and appended)", async () => {
+    const p = await pairWith();
+    for (const path of ["/api/auth/.well-known/openid-configuration", "/.well-known/oauth-authorization-server/api/auth", "/api/auth/.well-known/oauth-authorization-server"]) {
+      const [r, l] = [await p.reference(new Request(`${BASE_URL}${path}`)), await p.latchkey(new Request(`${BASE_URL}${path}`))];
+      expect([l.status, l.headers.get("cache-control"), l.headers.get("content-type")], path).toEqual([r.status, r.headers.get("cache-control"), r.headers.get("content-type")]);
+      expect(await l.json(), path).toEqual(await r.json());
+    }
+    const [r405, l405] = [
+      await p.reference(new Request(`${ISSUER}/.well-known/openid-configuration`, { method: "POST" })),
+      await p.latchkey(new Request(`${ISSUER}/.well-known/openid-configuration`, { method: "POST" })),
+    ];
+    expect([l405.status, l405.headers.get("allow")]).toEqual([r405.status, r405.headers.get("allow")]);
+  });
+
+  it("registration answers: the same members and values (ids, secrets and times aside)", async () => {
+    const p = await pairWith({ allowUnauthenticatedClientRegistration: true });
+    const body = { redirect_uris: [REDIRECT], client_name: "RP", extra_member: "x" };
+    const [r, l] = [await p.reference(jsonPost("/oauth2/register", body)), await p.latchkey(jsonPost("/oauth2/register", body))];
+    expect(l.status).toBe(r.status);
+    const strip = ({ client_id, client_secret, client_id_issued_at, ...rest }: Record<string, unknown>) => ({
+      rest,
+      shapes: [typeof client_id, typeof client_secret, typeof client_id_issued_at],
+    });
+    expect(strip((await l.json()) as Record<string, unknown>)).toEqual(strip((await r.json()) as Record<string, unknown>));
+  });
+
+  it("token success: the same members, lifetimes and ID token claims", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie);
+    const results: Array<Record<string, unknown>> = [];
+    for (const side of [p.reference, p.latchkey]) {
+      const { verifier, challenge } = await pkce();
+      const code = await authorize(side, cookie, c.client_id, challenge, { nonce: "n" });
+      const res = await redeem(side, c, code, verifier);
+      expect([res.status, res.headers.get("cache-control"), res.headers.get("pragma")]).toEqual([200, "no-store", "no-cache"]);
+      results.push((await res.json()) as Record<string, unknown>);
+    }
+    const [r, l] = results as [Record<string, string>, Record<string, string>];
+    expect(Object.keys(l)).toEqual(Object.keys(r));
+    expect([l.token_type, l.expires_in, l.scope]).toEqual([r.token_type, r.expires_in, r.scope]);
+    const claims = (token: string) => {
+      const { iat, exp, auth_time, at_hash, ...rest } = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+      return { rest, life: (exp as number) - (iat as number), kinds: [typeof auth_time, typeof at_hash] };
+    };
+    expect(claims(l.id_token!)).toEqual(claims(r.id_token!));
+  });
+
+  it("token and introspection errors: the same status and body on both", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie);
+    const wrongSecret = { ...c, client_secret: "wrong" };
+    const cases: Array<[string, Record<string, string>, Registered | undefined]> = [
+      ["/oauth2/token", { grant_type: "password" }, c],
+      ["/oauth2/token", { grant_type: "authorization_code", code: "unknown", code_verifier: "v".repeat(43), redirect_uri: REDIRECT }, c],
+      ["/oauth2/token", { grant_type: "authorization_code", code_verifier: "v".repeat(43) }, c],
+      ["/oauth2/token", { grant_type: "refresh_token", refresh_token: "unknown" }, c],
+      ["/oauth2/token", { grant_type: "refresh_token" }, c],
+      ["/oauth2/token", { grant_type: "client_credentials" }, c],
+      ["/oauth2/token", { grant_type: "client_credentials" }, wrongSecret],
+      ["/oauth2/token", { grant_type: "client_credentials", client_id: c.client_id, client_secret: c.client_secret }, c],
+      ["/oauth2/token", { grant_type: "client_credentials", client_id: "nobody" }, undefined],
+      ["/oauth2/introspect", { token: "unknown" }, c],
+      ["/oauth2/introspect", { token: "unknown", client_id: c.client_id }, undefined],
+      ["/oauth2/introspect", { token: "x" }, wrongSecret],
+      ["/oauth2/revoke", { token: "x", client_id: "nobody", client_secret: "s" }, undefined],
+    ];
+    for (const [path, fields, creds] of cases) {
+      const [r, l] = [await answer(await p.reference(form(path, fields, creds))), await answer(await p.latchkey(form(path, fields, creds)))];
+      expect({ status: l.status, body: l.body }, `${path} ${JSON.stringify(fields)}`).toEqual({ status: r.status, body: r.body });
+    }
+  });
+});
+
+describe("oauth-provider: divergences (DIVERGENCES.md rows 500-503)", () => {
+  it("row 500: a wrong PKCE verifier — the reference answers 401 invalid_request and burns the code; Latchkey 400 invalid_grant (RFC 7636 §4.6), the code still redeemable", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie);
+    for (const [side, want] of [
+      ["reference", { wrong: { status: 401, body: { error: "invalid_request", error_description: "code verification failed" } }, after: 400 }],
+      ["latchkey", { wrong: { status: 400, body: { error: "invalid_grant", error_description: "code verification failed" } }, after: 200 }],
+    ] as const) {
+      const { verifier, challenge } = await pkce();
+      const code = await authorize(p[side], cookie, c.client_id, challenge);
+      expect(await answer(await redeem(p[side], c, code, `${verifier}x`)), side).toMatchObject(want.wrong);
+      expect((await redeem(p[side], c, code, verifier)).status, side).toBe(want.after);
+    }
+  });
+
+  it("row 501: a wrong client secret or another client's credentials — the reference burns the code, Latchkey leaves it to its holder", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie);
+    const other = await register(p.reference, cookie);
+    for (const intruder of [{ ...c, client_secret: "wrong" }, other]) {
+      for (const [side, after] of [
+        ["reference", 400],
+        ["latchkey", 200],
+      ] as const) {
+        const { verifier, challenge } = await pkce();
+        const code = await authorize(p[side], cookie, c.client_id, challenge);
+        const refused = await redeem(p[side], intruder, code, verifier);
+        expect(refused.status, side).toBeGreaterThanOrEqual(400);
+        const holder = await redeem(p[side], c, code, verifier);
+        expect(holder.status, `${side}: the holder redeems after the intruder`).toBe(after);
+      }
+    }
+  });
+
+  it("row 502: revoking an unknown or already-revoked token — the reference 400 invalid_request, Latchkey 200 (RFC 7009 §2.2)", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie);
+    const unknown = form("/oauth2/revoke", { token: "unknown-token" }, c);
+    expect(await answer(await p.reference(unknown.clone()))).toMatchObject({ status: 400, body: { error: "invalid_request", error_description: "token not found" } });
+    expect(await answer(await p.latchkey(unknown))).toMatchObject({ status: 200 });
+    const { verifier, challenge } = await pkce();
+    const tokens = (await (await redeem(p.latchkey, c, await authorize(p.latchkey, cookie, c.client_id, challenge), verifier)).json()) as Record<string, string>;
+    const revoke = () => form("/oauth2/revoke", { token: tokens.refresh_token!, token_type_hint: "refresh_token" }, c);
+    expect((await p.latchkey(revoke())).status).toBe(200);
+    expect(await answer(await p.reference(revoke()))).toMatchObject({ status: 400, body: { error: "invalid_request", error_description: "refresh token revoked" } });
+    expect((await p.latchkey(revoke())).status).toBe(200);
+  });
+
+  it("row 503: validation errors of the token and registration routes — the reference without Cache-Control: no-store, Latchkey with it", async () => {
+    const p = await pairWith({ allowUnauthenticatedClientRegistration: true });
+    const requests = [
+      () => form("/oauth2/token", {}),
+      () => jsonPost("/oauth2/register", { redirect_uris: "not-a-list" }),
+      () => jsonPost("/oauth2/register", { redirect_uris: [REDIRECT], skip_consent: true }),
+    ];
+    for (const request of requests) {
+      const [r, l] = [await answer(await p.reference(request())), await answer(await p.latchkey(request()))];
+      expect([r.status, l.status]).toEqual([400, 400]);
+      expect([r.noStore, l.noStore]).toEqual([false, true]);
+    }
+  });
+});
