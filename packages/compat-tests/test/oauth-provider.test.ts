@@ -105,10 +105,13 @@ describe("oauth-provider: stored rows cross over", () => {
       await alone.createTables();
       const columns = (db: SqliteConnection, table: string) =>
         db.prepare(`select name, type, "notnull" from pragma_table_info('${table}') order by name`).all([]);
-      for (const table of ["oauthClient", "oauthRefreshToken", "oauthAccessToken", "oauthConsent"]) {
+      for (const table of ["oauthClient", "oauthResource", "oauthClientResource", "oauthRefreshToken", "oauthAccessToken", "oauthConsent", "oauthClientAssertion"]) {
         const reference = columns(p.db, table);
         expect(reference.length, table).toBeGreaterThan(0);
         expect(columns(own, table), table).toEqual(reference);
+        const indexes = (db: SqliteConnection) =>
+          db.prepare(`select name, "unique" from pragma_index_list('${table}') order by name`).all([]);
+        expect(indexes(own), `${table} indexes`).toEqual(indexes(p.db));
       }
     } finally {
       own.close();

@@ -1,8 +1,8 @@
 import type { SchemaDefinition } from "@latchkey/core";
 
 /**
- * The provider's tables, column for column the reference's (1.1 columns included), so rows one
- * side writes are read by the other: lists are `string[]` (JSON text in SQL), secrets and
+ * The provider's tables, column for column the reference's (1.1 columns and tables included),
+ * so rows one side writes are read by the other: lists are `string[]` (JSON text in SQL), secrets and
  * tokens are stored hashed (see `token-hash.ts`), times are dates. Authorization codes are no
  * table: they live in core's `verification` table.
  */
@@ -46,6 +46,46 @@ export const oauthProviderSchema = {
       referenceId: { type: "string", required: false },
       metadata: { type: "json", required: false },
     },
+  },
+  // RFC 8707 protected resources and their per-client links (stored now; policy is for a later release).
+  oauthResource: {
+    modelName: "oauthResource",
+    fields: {
+      identifier: { type: "string", required: true, unique: true },
+      name: { type: "string", required: true },
+      accessTokenTtl: { type: "number", required: false },
+      refreshTokenTtl: { type: "number", required: false },
+      signingAlgorithm: { type: "string", required: false },
+      signingKeyId: { type: "string", required: false },
+      allowedScopes: { type: "string[]", required: false },
+      customClaims: { type: "json", required: false },
+      dpopBoundAccessTokensRequired: { type: "boolean", required: false, defaultValue: false },
+      disabled: { type: "boolean", required: false, defaultValue: false },
+      createdAt: { type: "date", required: false },
+      updatedAt: { type: "date", required: false },
+      policyVersion: { type: "number", required: false, defaultValue: 1 },
+      metadata: { type: "json", required: false },
+    },
+  },
+  oauthClientResource: {
+    modelName: "oauthClientResource",
+    fields: {
+      clientId: {
+        type: "string",
+        required: true,
+        references: { model: "oauthClient", field: "clientId", onDelete: "cascade" },
+        index: true,
+      },
+      resourceId: {
+        type: "string",
+        required: true,
+        references: { model: "oauthResource", field: "identifier", onDelete: "cascade" },
+        index: true,
+      },
+      metadata: { type: "json", required: false },
+      createdAt: { type: "date", required: false },
+    },
+    indexes: [{ fields: ["clientId", "resourceId"], unique: true }],
   },
   oauthRefreshToken: {
     fields: {
@@ -109,6 +149,11 @@ export const oauthProviderSchema = {
       createdAt: { type: "date" },
       updatedAt: { type: "date" },
     },
+  },
+  // Single-use `private_key_jwt` assertion ids (the row id is derived from client id and jti).
+  oauthClientAssertion: {
+    modelName: "oauthClientAssertion",
+    fields: { expiresAt: { type: "date", required: true } },
   },
 } satisfies SchemaDefinition;
 
