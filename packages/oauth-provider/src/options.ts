@@ -121,6 +121,28 @@ export const SCOPE_CLAIMS: Record<string, string[]> = {
   email: ["email", "email_verified"],
 };
 
+// Reference options this release does not implement. A config ported from the reference that
+// sets one must fail at start-up, not run with tokens, subjects or clients other than it asked for.
+const UNSUPPORTED = [
+  "disableJwtPlugin", "pairwiseSecret", "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
+  "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
+  "dpop", "extensions", "clientReference", "clientPrivileges", "cachedTrustedClients", "requestUriResolver",
+  "formatRefreshToken", "scopeExpirations", "customAccessTokenClaims", "selectAccount", "signup", "postLogin",
+  "allowPublicClientPrelogin", "validateInitialAccessToken", "clientRegistrationClientSecretExpiration", "assertionMaxLifetime",
+] as const;
+
+/** Refuses reference options that are not served yet (README, "Not yet"). */
+function refuseUnsupported(options: OAuthOptions): void {
+  const given = options as unknown as Record<string, unknown>;
+  for (const name of UNSUPPORTED) {
+    if (given[name] !== undefined) throw new TypeError(`oauthProvider: the option ${name} is not supported yet`);
+  }
+  const secret = given.storeClientSecret;
+  if (secret === "encrypted" || (secret && typeof secret === "object" && ("encrypt" in secret || "decrypt" in secret))) {
+    throw new TypeError("oauthProvider: encrypted client secrets are not supported yet; use \"hashed\" or { hash }");
+  }
+}
+
 const positive = (name: string, value: number | undefined, fallback: number): number => {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < 0) throw new TypeError(`oauthProvider: ${name} must be a non-negative number`);
@@ -132,6 +154,7 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
   if (!options || typeof options.loginPage !== "string" || typeof options.consentPage !== "string") {
     throw new TypeError("oauthProvider: loginPage and consentPage are required");
   }
+  refuseUnsupported(options);
   const scopes = [...new Set((options.scopes ?? DEFAULT_SCOPES).filter((scope) => scope.length > 0))];
   const known = new Set(scopes);
   const allowed = [...new Set([...(options.clientRegistrationAllowedScopes ?? []), ...(options.clientRegistrationDefaultScopes ?? [])])];
