@@ -231,6 +231,49 @@ describe("oauth-provider: wire", () => {
   });
 });
 
+describe("oauth-provider: client and consent management on the wire", () => {
+  it("get-client, get-clients, public-client, rotate-secret, consents and delete: the same answers (ids and secrets aside)", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const stranger = (await signUp(p.reference, { email: "eve@example.com", password: "correct horse battery", name: "Eve" })).cookie;
+    const steps: Array<(side: Handler, c: Registered) => Request> = [
+      (_, c) => new Request(url(`/oauth2/get-client?client_id=${c.client_id}`), { headers: { cookie } }),
+      () => new Request(url("/oauth2/get-clients"), { headers: { cookie } }),
+      (_, c) => new Request(url(`/oauth2/public-client?client_id=${c.client_id}`), { headers: { cookie: stranger } }),
+      (_, c) => new Request(url(`/oauth2/get-client?client_id=${c.client_id}`), { headers: { cookie: stranger } }),
+      () => new Request(url("/oauth2/get-client?client_id=nope"), { headers: { cookie } }),
+      (_, c) => jsonPost("/oauth2/client/rotate-secret", { client_id: c.client_id }, { cookie }),
+      () => new Request(url("/oauth2/get-consents"), { headers: { cookie } }),
+      () => jsonPost("/oauth2/update-consent", { id: "nope", update: { scopes: ["openid"] } }, { cookie }),
+      () => new Request(url("/oauth2/get-consent?id=nope"), { headers: { cookie } }),
+      () => jsonPost("/oauth2/delete-consent", { id: "nope" }, { cookie }),
+      (_, c) => jsonPost("/oauth2/delete-client", { client_id: c.client_id }, { cookie: stranger }),
+      (_, c) => jsonPost("/oauth2/delete-client", { client_id: c.client_id }, { cookie }),
+      (_, c) => new Request(url(`/oauth2/get-client?client_id=${c.client_id}`), { headers: { cookie } }),
+    ];
+    const masked = (value: unknown, c: Registered): unknown =>
+      JSON.parse(
+        JSON.stringify(value ?? null)
+          .replaceAll(c.client_id, "<client>")
+          .replace(/"client_secret":"[A-Za-z]+"/g, '"client_secret":"<secret>"')
+          .replace(/"client_id_issued_at":\d+/g, '"client_id_issued_at":0')
+          .replace(/"user_id":"[^"]+"/g, '"user_id":"<user>"'),
+      ) as unknown;
+    const runs: unknown[][] = [];
+    for (const side of [p.reference, p.latchkey]) {
+      const c = await register(side, cookie, { client_name: "Managed", client_uri: "https://client.example.com" });
+      const run: unknown[] = [];
+      for (const step of steps) {
+        const res = await side(step(side, c));
+        const text = await res.text();
+        run.push({ status: res.status, noStore: res.headers.get("cache-control"), body: masked(text ? JSON.parse(text) : undefined, c) });
+      }
+      runs.push(run);
+    }
+    expect(runs[1]).toEqual(runs[0]);
+  });
+});
+
 describe("oauth-provider: divergences (DIVERGENCES.md rows 500-503)", () => {
   it("row 500: a wrong PKCE verifier — the reference answers 401 invalid_request and burns the code; Latchkey 400 invalid_grant (RFC 7636 §4.6), the code still redeemable", async () => {
     const p = await pairWith();

@@ -11,6 +11,17 @@ export interface OAuthRedirect {
 /** RFC 7591 client information, as registration answers it. */
 export type OAuthClientInformation = { client_id: string; client_secret?: string; redirect_uris: string[] } & Record<string, unknown>;
 
+/** A stored consent, as the consent routes answer it (dates as JSON strings). */
+export interface OAuthConsent {
+  id: string;
+  clientId: string;
+  userId: string;
+  scopes: string[];
+  createdAt: string;
+  updatedAt: string;
+  [field: string]: unknown;
+}
+
 /**
  * The signed authorization request of the current page (a login or consent page the provider
  * sent the browser to): `sig`, the `ba_param` list and the parameters it names, nothing else.
@@ -33,6 +44,26 @@ export interface OAuthProviderClientMethods {
     register(body: Record<string, unknown> & { redirect_uris?: string[] }): Promise<ClientResult<OAuthClientInformation>>;
     /** `POST /oauth2/create-client`: a client owned by the signed-in user. */
     createClient(body: Record<string, unknown> & { redirect_uris?: string[] }): Promise<ClientResult<OAuthClientInformation>>;
+    /** `GET /oauth2/get-client`: one of the user's clients (no secret). */
+    getClient(args: { query: { client_id: string } }): Promise<ClientResult<OAuthClientInformation>>;
+    /** `GET /oauth2/get-clients`: the user's clients. */
+    getClients(): Promise<ClientResult<OAuthClientInformation[]>>;
+    /** `GET /oauth2/public-client`: what a consent page shows of a client. */
+    publicClient(args: { query: { client_id: string } }): Promise<ClientResult<Record<string, unknown>>>;
+    /** `POST /oauth2/delete-client`. */
+    deleteClient(body: { client_id: string }): Promise<ClientResult<null>>;
+    client: {
+      /** `POST /oauth2/client/rotate-secret`: the new secret, shown once. */
+      rotateSecret(body: { client_id: string }): Promise<ClientResult<OAuthClientInformation>>;
+    };
+    /** `GET /oauth2/get-consent`. */
+    getConsent(args: { query: { id: string } }): Promise<ClientResult<OAuthConsent>>;
+    /** `GET /oauth2/get-consents`: the user's consents. */
+    getConsents(): Promise<ClientResult<OAuthConsent[]>>;
+    /** `POST /oauth2/update-consent`: new scopes for a consent. */
+    updateConsent(body: { id: string; update: { scopes: string[] } }): Promise<ClientResult<OAuthConsent>>;
+    /** `POST /oauth2/delete-consent`. */
+    deleteConsent(body: { id: string }): Promise<ClientResult<null>>;
   };
 }
 
@@ -55,6 +86,15 @@ export const oauthProviderClient = (): ClientPlugin<OAuthProviderClientMethods> 
       },
       register: (body) => call<OAuthClientInformation>("/oauth2/register", { method: "POST", body }),
       createClient: (body) => call<OAuthClientInformation>("/oauth2/create-client", { method: "POST", body }),
+      getClient: ({ query }) => call<OAuthClientInformation>("/oauth2/get-client", { method: "GET", query }),
+      getClients: () => call<OAuthClientInformation[]>("/oauth2/get-clients", { method: "GET" }),
+      publicClient: ({ query }) => call<Record<string, unknown>>("/oauth2/public-client", { method: "GET", query }),
+      deleteClient: (body) => call<null>("/oauth2/delete-client", { method: "POST", body }),
+      client: { rotateSecret: (body) => call<OAuthClientInformation>("/oauth2/client/rotate-secret", { method: "POST", body }) },
+      getConsent: ({ query }) => call<OAuthConsent>("/oauth2/get-consent", { method: "GET", query }),
+      getConsents: () => call<OAuthConsent[]>("/oauth2/get-consents", { method: "GET" }),
+      updateConsent: (body) => call<OAuthConsent>("/oauth2/update-consent", { method: "POST", body }),
+      deleteConsent: (body) => call<null>("/oauth2/delete-consent", { method: "POST", body }),
     },
   }),
 });

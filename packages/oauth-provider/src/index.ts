@@ -4,6 +4,8 @@ import { resolveOAuthOptions, type OAuthOptions, type ResolvedOAuthOptions } fro
 import { adminCreateClientEndpoint } from "./routes/admin-create-client.js";
 import { authorizeEndpoint } from "./routes/authorize.js";
 import { consentEndpoint } from "./routes/consent.js";
+import { deleteConsentEndpoint, getConsentEndpoint, getConsentsEndpoint, updateConsentEndpoint } from "./routes/consents.js";
+import { deleteClientEndpoint, getClientEndpoint, getClientsEndpoint, getPublicClientEndpoint, rotateSecretEndpoint } from "./routes/clients.js";
 import { createClientEndpoint } from "./routes/create-client.js";
 import { introspectEndpoint } from "./routes/introspect.js";
 import { registerEndpoint } from "./routes/register.js";
@@ -30,6 +32,15 @@ function endpoints(options: ResolvedOAuthOptions) {
     registerOAuthClient: registerEndpoint(options),
     createOAuthClient: createClientEndpoint(options),
     adminCreateOAuthClient: adminCreateClientEndpoint(options),
+    getOAuthClient: getClientEndpoint(),
+    getOAuthClientPublic: getPublicClientEndpoint(),
+    getOAuthClients: getClientsEndpoint(),
+    rotateClientSecret: rotateSecretEndpoint(options),
+    deleteOAuthClient: deleteClientEndpoint(),
+    getOAuthConsent: getConsentEndpoint(),
+    getOAuthConsents: getConsentsEndpoint(),
+    updateOAuthConsent: updateConsentEndpoint(options),
+    deleteOAuthConsent: deleteConsentEndpoint(),
     ...serverMetadataEndpoints(options),
   };
 }

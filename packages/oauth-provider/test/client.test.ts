@@ -45,6 +45,20 @@ describe("oauthProviderClient", () => {
     expect(new URL(consent.data!.url).searchParams.get("code")).toMatch(/^[A-Za-z0-9]{32}$/);
   });
 
+  it("client and consent management through the client methods", async () => {
+    const authClient = browserClient();
+    await authClient.signUp.email({ ...ada, email: "mgmt@example.com" });
+    const created = (await authClient.oauth2.createClient({ redirect_uris: [REDIRECT], client_name: "M" })).data!;
+    expect((await authClient.oauth2.getClient({ query: { client_id: created.client_id } })).data).toMatchObject({ client_name: "M" });
+    expect((await authClient.oauth2.getClients()).data?.map((c) => c.client_id)).toEqual([created.client_id]);
+    expect((await authClient.oauth2.publicClient({ query: { client_id: created.client_id } })).data).toMatchObject({ client_name: "M" });
+    const rotated = (await authClient.oauth2.client.rotateSecret({ client_id: created.client_id })).data!;
+    expect(rotated.client_secret).not.toBe(created.client_secret);
+    expect((await authClient.oauth2.getConsents()).data).toEqual([]);
+    expect((await authClient.oauth2.deleteClient({ client_id: created.client_id })).error).toBeNull();
+    expect((await authClient.oauth2.getClient({ query: { client_id: created.client_id } })).error?.status).toBe(404);
+  });
+
   it("register without a session: the provider's 401", async () => {
     const res = await browserClient().oauth2.register({ redirect_uris: [REDIRECT] });
     expect(res.error?.status).toBe(401);
