@@ -1,4 +1,6 @@
 import { oauthProvider as referenceOAuthProvider } from "@better-auth/oauth-provider";
+import { oauthProviderClient as referenceOAuthProviderClient } from "@better-auth/oauth-provider/client";
+import { createAuthClient } from "better-auth/client";
 import { jwt as referenceJwt } from "better-auth/plugins";
 import { jwt } from "@latchkey/jwt";
 import { oauthProvider, type OAuthOptions } from "@latchkey/oauth-provider";
@@ -9,6 +11,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { signUp } from "./support/flows.ts";
 import { BASE_URL, createPair, jsonPost, url, type Handler, type Pair } from "./support/instances.ts";
 import { openSqlite, tempDatabaseFile, type SqliteConnection } from "./support/sqlite.ts";
+import { jarFetch } from "./support/client-fetch.ts";
+import { listen } from "./support/server.ts";
 
 /**
  * `@latchkey/oauth-provider` beside the reference's `oauthProvider()` (@better-auth/oauth-provider
@@ -271,6 +275,62 @@ describe("oauth-provider: client and consent management on the wire", () => {
       runs.push(run);
     }
     expect(runs[1]).toEqual(runs[0]);
+  });
+});
+
+describe("oauth-provider: the reference's own client with oauthProviderClient(), over real HTTP", () => {
+  /** Sign-up, client creation, consent from the consent page and management through `authClient.oauth2.*`, normalised. */
+  async function clientFlow(side: "reference" | "latchkey"): Promise<unknown> {
+    const server = await listen();
+    const p = await createPair({
+      baseURL: server.origin,
+      reference: { plugins: [referenceJwt(), referenceOAuthProvider(OPTIONS as Parameters<typeof referenceOAuthProvider>[0])] },
+      latchkey: { plugins: [jwt(), oauthProvider(OPTIONS)] },
+    });
+    server.use(p[side]);
+    try {
+      const jar = jarFetch();
+      const auth = createAuthClient({ baseURL: `${server.origin}/api/auth`, fetchOptions: { customFetchImpl: jar.fetch }, plugins: [referenceOAuthProviderClient()] });
+      // The reference client infers nothing from this plugin's server side: calls go by path.
+      const oauth2 = (auth as unknown as { oauth2: Record<string, (...args: unknown[]) => Promise<{ data: unknown; error: unknown }>> & { client: Record<string, (...args: unknown[]) => Promise<{ data: unknown; error: unknown }>> } }).oauth2;
+      await auth.signUp.email(ada);
+      const created = (await oauth2.createClient!({ redirect_uris: [REDIRECT], client_name: "Via client" })).data as Registered;
+      const { challenge } = await pkce();
+      const query = new URLSearchParams({ response_type: "code", client_id: created.client_id, redirect_uri: REDIRECT, scope: "openid", state: "s", code_challenge: challenge, code_challenge_method: "S256" });
+      const page = await jar.fetch(`${server.origin}/api/auth/oauth2/authorize?${query}`, { redirect: "manual", headers: { "sec-fetch-mode": "navigate" } });
+      const location = page.status === 302 ? page.headers.get("location")! : ((await page.json()) as { url: string }).url;
+      const consentQuery = new URL(location, server.origin).search.slice(1);
+      const consent = await oauth2.consent!({ accept: true, oauth_query: consentQuery });
+      const redirect = new URL((consent.data as { url: string }).url);
+      const got = await oauth2.getClient!({ query: { client_id: created.client_id } });
+      const consents = await oauth2.getConsents!();
+      const rotated = await oauth2.client.rotateSecret!({ client_id: created.client_id });
+      const removed = await oauth2.deleteClient!({ client_id: created.client_id });
+      const mask = (value: unknown) =>
+        JSON.parse(
+          JSON.stringify(value ?? null)
+            .replaceAll(created.client_id, "<client>")
+            .replace(/"client_secret":"[A-Za-z]+"/g, '"client_secret":"<secret>"')
+            .replace(/"(client_id_issued_at|createdAt|updatedAt|id|userId|user_id)":("[^"]*"|\d+)/g, '"$1":"<x>"'),
+        ) as unknown;
+      return {
+        code: /^[A-Za-z0-9]{32}$/.test(redirect.searchParams.get("code") ?? ""),
+        state: redirect.searchParams.get("state"),
+        got: mask(got.data),
+        consents: mask(consents.data),
+        rotated: mask(rotated.data),
+        removed: [removed.data ?? null, removed.error ?? null],
+      };
+    } finally {
+      p.close();
+      await server.close();
+    }
+  }
+
+  it("the same results against both servers", async () => {
+    const [reference, latchkey] = [await clientFlow("reference"), await clientFlow("latchkey")];
+    expect(reference).toMatchObject({ code: true, state: "s" });
+    expect(latchkey).toEqual(reference);
   });
 });
 
