@@ -236,7 +236,7 @@ describe("oauth-provider: wire", () => {
 });
 
 describe("oauth-provider: client and consent management on the wire", () => {
-  it("get-client, get-clients, public-client, rotate-secret, consents and delete: the same answers (ids and secrets aside)", async () => {
+  it("get-client, get-clients, public-client, update-client, rotate-secret, consents and delete: the same answers (ids and secrets aside)", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);
     const stranger = (await signUp(p.reference, { email: "eve@example.com", password: "correct horse battery", name: "Eve" })).cookie;
@@ -246,6 +246,8 @@ describe("oauth-provider: client and consent management on the wire", () => {
       (_, c) => new Request(url(`/oauth2/public-client?client_id=${c.client_id}`), { headers: { cookie: stranger } }),
       (_, c) => new Request(url(`/oauth2/get-client?client_id=${c.client_id}`), { headers: { cookie: stranger } }),
       () => new Request(url("/oauth2/get-client?client_id=nope"), { headers: { cookie } }),
+      (_, c) => jsonPost("/oauth2/update-client", { client_id: c.client_id, update: { client_name: "Renamed", scope: "openid email" } }, { cookie }),
+      (_, c) => jsonPost("/oauth2/update-client", { client_id: c.client_id, update: { client_name: "Theirs" } }, { cookie: stranger }),
       (_, c) => jsonPost("/oauth2/client/rotate-secret", { client_id: c.client_id }, { cookie }),
       () => new Request(url("/oauth2/get-consents"), { headers: { cookie } }),
       () => jsonPost("/oauth2/update-consent", { id: "nope", update: { scopes: ["openid"] } }, { cookie }),

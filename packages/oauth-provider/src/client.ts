@@ -44,6 +44,8 @@ export interface OAuthProviderClientMethods {
     register(body: Record<string, unknown> & { redirect_uris?: string[] }): Promise<ClientResult<OAuthClientInformation>>;
     /** `POST /oauth2/create-client`: a client owned by the signed-in user. */
     createClient(body: Record<string, unknown> & { redirect_uris?: string[] }): Promise<ClientResult<OAuthClientInformation>>;
+    /** `POST /oauth2/update-client`: changes one of the user's clients. */
+    updateClient(body: { client_id: string; update: Record<string, unknown> }): Promise<ClientResult<OAuthClientInformation>>;
     /** `GET /oauth2/get-client`: one of the user's clients (no secret). */
     getClient(args: { query: { client_id: string } }): Promise<ClientResult<OAuthClientInformation>>;
     /** `GET /oauth2/get-clients`: the user's clients. */
@@ -86,6 +88,7 @@ export const oauthProviderClient = (): ClientPlugin<OAuthProviderClientMethods> 
       },
       register: (body) => call<OAuthClientInformation>("/oauth2/register", { method: "POST", body }),
       createClient: (body) => call<OAuthClientInformation>("/oauth2/create-client", { method: "POST", body }),
+      updateClient: (body) => call<OAuthClientInformation>("/oauth2/update-client", { method: "POST", body }),
       getClient: ({ query }) => call<OAuthClientInformation>("/oauth2/get-client", { method: "GET", query }),
       getClients: () => call<OAuthClientInformation[]>("/oauth2/get-clients", { method: "GET" }),
       publicClient: ({ query }) => call<Record<string, unknown>>("/oauth2/public-client", { method: "GET", query }),

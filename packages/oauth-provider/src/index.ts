@@ -11,6 +11,7 @@ import { introspectEndpoint } from "./routes/introspect.js";
 import { registerEndpoint } from "./routes/register.js";
 import { revokeEndpoint } from "./routes/revoke.js";
 import { tokenEndpoint } from "./routes/token.js";
+import { updateClientEndpoint } from "./routes/update-client.js";
 import { userInfoEndpoint } from "./routes/userinfo.js";
 import { serverMetadataEndpoints } from "./routes/metadata.js";
 import { resumeHooks } from "./resume-hooks.js";
@@ -35,6 +36,7 @@ function endpoints(options: ResolvedOAuthOptions) {
     getOAuthClient: getClientEndpoint(),
     getOAuthClientPublic: getPublicClientEndpoint(),
     getOAuthClients: getClientsEndpoint(),
+    updateOAuthClient: updateClientEndpoint(options),
     rotateClientSecret: rotateSecretEndpoint(options),
     deleteOAuthClient: deleteClientEndpoint(),
     getOAuthConsent: getConsentEndpoint(),

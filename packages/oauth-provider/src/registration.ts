@@ -20,7 +20,7 @@ const registrationScopes = (options: ResolvedOAuthOptions): string[] => [
 ];
 
 /** RFC 7591 §2 defaults: `client_secret_basic`, `web`, the `authorization_code` grant with `code`. */
-function withDefaults(metadata: ClientMetadata): ClientMetadata & { grant_types: string[] } {
+export function withDefaults(metadata: ClientMetadata): ClientMetadata & { grant_types: string[] } {
   const grants = metadata.grant_types ?? ["authorization_code"];
   return {
     ...metadata,
@@ -32,7 +32,7 @@ function withDefaults(metadata: ClientMetadata): ClientMetadata & { grant_types:
 }
 
 /** The reference's metadata checks, in its order (RFC 7591 §2, spec rule 5). */
-function checkMetadata(options: ResolvedOAuthOptions, client: ReturnType<typeof withDefaults>, source: RegistrationSource): void {
+export function checkMetadata(options: ResolvedOAuthOptions, client: ReturnType<typeof withDefaults>, source: RegistrationSource): void {
   const method = client.token_endpoint_auth_method!;
   // private_key_jwt is not served yet: refusing it beats a client that can never authenticate.
   if (!METHODS.has(method)) throw invalid(`unsupported token_endpoint_auth_method ${quoted(method)}`);
@@ -69,6 +69,32 @@ function checkMetadata(options: ResolvedOAuthOptions, client: ReturnType<typeof 
   if (client.resources?.length) {
     throw noStoreError("BAD_REQUEST", "invalid_target", `requested resource ${quoted(client.resources[0]!)} is not allowed for client registration`);
   }
+}
+
+/** The columns of the metadata members present (RFC 7591 wire names → the reference's columns). */
+export function metadataColumns(metadata: ClientMetadata): Record<string, unknown> {
+  const columns: Record<string, unknown> = {
+    name: metadata.client_name,
+    uri: metadata.client_uri,
+    icon: metadata.logo_uri,
+    contacts: metadata.contacts,
+    tos: metadata.tos_uri,
+    policy: metadata.policy_uri,
+    softwareId: metadata.software_id,
+    softwareVersion: metadata.software_version,
+    softwareStatement: metadata.software_statement,
+    redirectUris: metadata.redirect_uris,
+    postLogoutRedirectUris: metadata.post_logout_redirect_uris,
+    tokenEndpointAuthMethod: metadata.token_endpoint_auth_method,
+    grantTypes: metadata.grant_types,
+    responseTypes: metadata.response_types,
+    jwks: metadata.jwks ? JSON.stringify(metadata.jwks) : undefined,
+    jwksUri: metadata.jwks_uri,
+    applicationType: metadata.application_type,
+    dpopBoundAccessTokens: metadata.dpop_bound_access_tokens,
+    subjectType: metadata.subject_type,
+  };
+  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
 
 /** Settings only a server-side (admin) registration may choose. */
@@ -111,26 +137,9 @@ export async function registerClient(
     userId: owner.userId,
     createdAt: now,
     updatedAt: now,
-    name: client.client_name,
-    uri: client.client_uri,
-    icon: client.logo_uri,
-    contacts: client.contacts,
-    tos: client.tos_uri,
-    policy: client.policy_uri,
-    softwareId: client.software_id,
-    softwareVersion: client.software_version,
-    softwareStatement: client.software_statement,
+    ...metadataColumns(client),
     redirectUris: client.redirect_uris ?? [],
-    postLogoutRedirectUris: client.post_logout_redirect_uris,
-    tokenEndpointAuthMethod: client.token_endpoint_auth_method,
-    grantTypes: client.grant_types,
-    responseTypes: client.response_types,
-    jwks: client.jwks ? JSON.stringify(client.jwks) : undefined,
-    jwksUri: client.jwks_uri,
-    applicationType: client.application_type,
     requirePKCE,
-    dpopBoundAccessTokens: client.dpop_bound_access_tokens,
-    subjectType: client.subject_type,
     clientCredentialsScopes: isPublic ? [] : (operator.clientCredentialsScopes ?? []),
     skipConsent: operator.skipConsent,
     enableEndSession: operator.enableEndSession,

@@ -34,6 +34,7 @@ badInputBattery({
     { method: "GET", path: "/oauth2/public-client", validQuery: { client_id: "nope" }, nonJSON: true },
     { method: "GET", path: "/oauth2/get-clients", validQuery: { x: "1" } },
     { method: "POST", path: "/oauth2/delete-client", validBody: { client_id: "nope" }, nonJSON: true },
+    { method: "POST", path: "/oauth2/update-client", validBody: { client_id: "nope", update: { client_name: "x" } }, nonJSON: true },
     { method: "POST", path: "/oauth2/client/rotate-secret", validBody: { client_id: "nope" }, nonJSON: true },
     { method: "GET", path: "/oauth2/get-consent", validQuery: { id: "nope" }, nonJSON: true },
     { method: "GET", path: "/oauth2/get-consents", validQuery: { x: "1" } },

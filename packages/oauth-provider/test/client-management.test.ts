@@ -100,3 +100,27 @@ describe("consent routes", () => {
     expect((await browser.get("/oauth2/get-consent?id=nope")).status).toBe(404);
   });
 });
+
+describe("update-client", () => {
+  let t: TestAuth;
+  beforeAll(async () => {
+    t = await providerInstance();
+  });
+  afterAll(() => t.close());
+
+  it("changes the owner's client, validated as a registration; another user gets 401", async () => {
+    const owner = await signedIn(t);
+    const made = (await owner.post("/oauth2/create-client", { redirect_uris: [REDIRECT], client_name: "Before" })).json as { client_id: string };
+    const res = await owner.post("/oauth2/update-client", { client_id: made.client_id, update: { client_name: "After", redirect_uris: ["https://client.example.com/other"], scope: "openid" } });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ client_name: "After", redirect_uris: ["https://client.example.com/other"], scope: "openid" });
+    expect(res.json).not.toHaveProperty("client_secret");
+    const insecure = await owner.post("/oauth2/update-client", { client_id: made.client_id, update: { redirect_uris: ["http://insecure.example/cb"] } });
+    expect([insecure.status, (insecure.json as { error: string }).error]).toEqual([400, "invalid_redirect_uri"]);
+    const wrongType = await owner.post("/oauth2/update-client", { client_id: made.client_id, update: { client_name: 5 } });
+    expect([wrongType.status, (wrongType.json as { code: string }).code]).toEqual([400, "VALIDATION_ERROR"]);
+    const other = await signedIn(t, { email: "u2@example.com", password: "correct horse battery", name: "U2" });
+    expect((await other.post("/oauth2/update-client", { client_id: made.client_id, update: { client_name: "Mine" } })).status).toBe(401);
+    expect((await owner.get(`/oauth2/get-client?client_id=${made.client_id}`)).json).toMatchObject({ client_name: "After" });
+  });
+});
