@@ -101,3 +101,13 @@ export function requestToParams(request: AuthorizationRequest): URLSearchParams 
 /** The `resource` parameter as a list (RFC 8707 §2: it may repeat). */
 export const resourcesOf = (value: string | string[] | undefined): string[] | undefined =>
   value === undefined ? undefined : [value].flat();
+
+/** Query parameters as a record: a repeated name becomes a list (as the authorization request reads them). */
+export function paramsToRecord(params: URLSearchParams): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    record[key] = values.length > 1 ? values : values[0];
+  }
+  return record;
+}

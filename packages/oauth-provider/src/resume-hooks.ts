@@ -1,4 +1,5 @@
 import { APIError, type EndpointContext, type HookEntry, type RequestContext } from "@latchkey/core";
+import { paramsToRecord } from "./authorization-request.js";
 import { runAuthorize } from "./authorize-flow.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import { ISSUED_AT_PARAM, verifySignedQuery } from "./signed-query.js";
@@ -59,12 +60,7 @@ function resumeHook(options: ResolvedOAuthOptions): HookEntry {
       if (!(mode === "navigate" || (!mode && (accept.includes("text/html") || accept.includes("application/xhtml+xml"))))) {
         ctx.headers.set("accept", "application/json");
       }
-      const raw: Record<string, unknown> = {};
-      for (const key of new Set(params.keys())) {
-        const values = params.getAll(key);
-        raw[key] = values.length > 1 ? values : values[0];
-      }
-      return runAuthorize(ctx, options, raw);
+      return runAuthorize(ctx, options, paramsToRecord(params));
     },
   };
 }

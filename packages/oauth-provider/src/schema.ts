@@ -1,4 +1,28 @@
-import type { SchemaDefinition } from "@latchkey/core";
+import type { DBField, SchemaDefinition } from "@latchkey/core";
+
+/** `clientId` of a token or consent row: the client's `clientId` (not its row id), rows go with it. */
+const clientColumn = {
+  type: "string",
+  required: true,
+  references: { model: "oauthClient", field: "clientId" },
+  index: true,
+} as const satisfies DBField;
+
+/** `sessionId` of a token row: kept (as null) when the session ends, for offline access. */
+const sessionColumn = {
+  type: "string",
+  required: false,
+  references: { model: "session", field: "id", onDelete: "set null" },
+  index: true,
+} as const satisfies DBField;
+
+/** Columns every stored token shares after its owner (the reference's order). */
+const grantColumns = {
+  referenceId: { type: "string", required: false },
+  authorizationCodeId: { type: "string", required: false, index: true },
+  resources: { type: "string[]", required: false },
+  requestedUserInfoClaims: { type: "string[]", required: false },
+} as const satisfies Record<string, DBField>;
 
 /**
  * The provider's tables, column for column the reference's (1.1 columns and tables included),
@@ -90,18 +114,10 @@ export const oauthProviderSchema = {
   oauthRefreshToken: {
     fields: {
       token: { type: "string", required: true, unique: true },
-      clientId: { type: "string", required: true, references: { model: "oauthClient", field: "clientId" }, index: true },
-      sessionId: {
-        type: "string",
-        required: false,
-        references: { model: "session", field: "id", onDelete: "set null" },
-        index: true,
-      },
+      clientId: clientColumn,
+      sessionId: sessionColumn,
       userId: { type: "string", required: true, references: { model: "user", field: "id" }, index: true },
-      referenceId: { type: "string", required: false },
-      authorizationCodeId: { type: "string", required: false, index: true },
-      resources: { type: "string[]", required: false },
-      requestedUserInfoClaims: { type: "string[]", required: false },
+      ...grantColumns,
       expiresAt: { type: "date" },
       createdAt: { type: "date" },
       revoked: { type: "date", required: false },
@@ -117,18 +133,10 @@ export const oauthProviderSchema = {
     modelName: "oauthAccessToken",
     fields: {
       token: { type: "string", unique: true },
-      clientId: { type: "string", required: true, references: { model: "oauthClient", field: "clientId" }, index: true },
-      sessionId: {
-        type: "string",
-        required: false,
-        references: { model: "session", field: "id", onDelete: "set null" },
-        index: true,
-      },
+      clientId: clientColumn,
+      sessionId: sessionColumn,
       userId: { type: "string", required: false, references: { model: "user", field: "id" }, index: true },
-      referenceId: { type: "string", required: false },
-      authorizationCodeId: { type: "string", required: false, index: true },
-      resources: { type: "string[]", required: false },
-      requestedUserInfoClaims: { type: "string[]", required: false },
+      ...grantColumns,
       refreshId: { type: "string", required: false, references: { model: "oauthRefreshToken", field: "id" }, index: true },
       expiresAt: { type: "date" },
       createdAt: { type: "date" },
@@ -140,7 +148,7 @@ export const oauthProviderSchema = {
   oauthConsent: {
     modelName: "oauthConsent",
     fields: {
-      clientId: { type: "string", required: true, references: { model: "oauthClient", field: "clientId" }, index: true },
+      clientId: clientColumn,
       userId: { type: "string", required: false, references: { model: "user", field: "id" }, index: true },
       referenceId: { type: "string", required: false },
       resources: { type: "string[]", required: false },

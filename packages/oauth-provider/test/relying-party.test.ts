@@ -86,6 +86,12 @@ describe("relying parties against a Latchkey provider over HTTP", () => {
   });
   afterAll(() => provider.close());
 
+  /** openid-client's configuration from the provider's discovery (EdDSA ID tokens, Basic client auth, http on loopback). */
+  const discover = () =>
+    oidc.discovery(issuer, registered.client_id, { id_token_signed_response_alg: "EdDSA" }, oidc.ClientSecretBasic(registered.client_secret), {
+      execute: [oidc.allowInsecureRequests],
+    });
+
   /** Follows the provider's pages for the user: consent accepted, returns the callback URL with the code. */
   async function approve(authorizationUrl: URL): Promise<URL> {
     const first = await user.fetch(authorizationUrl.href);
@@ -106,13 +112,7 @@ describe("relying parties against a Latchkey provider over HTTP", () => {
   }
 
   it("openid-client 6: discovery, code + PKCE, ID token validation, userinfo, refresh, introspection, revocation", async () => {
-    const config = await oidc.discovery(
-      issuer,
-      registered.client_id,
-      { id_token_signed_response_alg: "EdDSA" },
-      oidc.ClientSecretBasic(registered.client_secret),
-      { execute: [oidc.allowInsecureRequests] },
-    );
+    const config = await discover();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
@@ -176,9 +176,7 @@ describe("relying parties against a Latchkey provider over HTTP", () => {
   });
 
   it("openid-client: a signed-out user goes through the login page and back to the RP, which gets its tokens", async () => {
-    const config = await oidc.discovery(issuer, registered.client_id, { id_token_signed_response_alg: "EdDSA" }, oidc.ClientSecretBasic(registered.client_secret), {
-      execute: [oidc.allowInsecureRequests],
-    });
+    const config = await discover();
     const verifier = oidc.randomPKCECodeVerifier();
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: REDIRECT,
@@ -206,9 +204,7 @@ describe("relying parties against a Latchkey provider over HTTP", () => {
   });
 
   it("openid-client: a code replayed by the RP is invalid_grant", async () => {
-    const config = await oidc.discovery(issuer, registered.client_id, { id_token_signed_response_alg: "EdDSA" }, oidc.ClientSecretBasic(registered.client_secret), {
-      execute: [oidc.allowInsecureRequests],
-    });
+    const config = await discover();
     const verifier = oidc.randomPKCECodeVerifier();
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: REDIRECT,

@@ -1,5 +1,6 @@
 import { endpoint, sessionMiddleware } from "@latchkey/core";
 import * as v from "valibot";
+import { paramsToRecord } from "../authorization-request.js";
 import { runAuthorize } from "../authorize-flow.js";
 import { requestedUserInfoClaims } from "../claims-request.js";
 import { errorRedirectURL } from "../interaction.js";
@@ -56,11 +57,6 @@ export function consentEndpoint(options: ResolvedOAuthOptions) {
     if (prompts.length) signed.set("prompt", prompts.join(" "));
     else signed.delete("prompt");
     ctx.headers.set("accept", "application/json");
-    const raw: Record<string, unknown> = {};
-    for (const key of new Set(signed.keys())) {
-      const values = signed.getAll(key);
-      raw[key] = values.length > 1 ? values : values[0];
-    }
-    return runAuthorize(ctx, options, raw);
+    return runAuthorize(ctx, options, paramsToRecord(signed));
   });
 }
