@@ -18,7 +18,7 @@ import { listen } from "./support/server.ts";
  * `@latchkey/oauth-provider` beside the reference's `oauthProvider()` (@better-auth/oauth-provider
  * 1.7.5) on one SQLite file and one secret: clients, codes, refresh tokens, access tokens and
  * consents written by one side are used by the other; discovery, token answers and token
- * errors are compared on the wire; divergence rows 500-503 are asserted on both sides.
+ * errors are compared on the wire; divergence rows 500-504 are asserted on both sides.
  */
 const ISSUER = `${BASE_URL}/api/auth`;
 const REDIRECT = "https://client.example.com/callback";
@@ -336,7 +336,19 @@ describe("oauth-provider: the reference's own client with oauthProviderClient(),
   });
 });
 
-describe("oauth-provider: divergences (DIVERGENCES.md rows 500-503)", () => {
+describe("oauth-provider: divergences (DIVERGENCES.md rows 500-504)", () => {
+  it("row 504: a long refused value — the reference quotes it in error_description, Latchkey names it only up to 100 characters", async () => {
+    const p = await pairWith({ allowUnauthenticatedClientRegistration: true });
+    const long = `x${"y".repeat(150)}`;
+    const body = { redirect_uris: [REDIRECT], scope: `openid ${long}` };
+    const [r, l] = [await answer(await p.reference(jsonPost("/oauth2/register", body))), await answer(await p.latchkey(jsonPost("/oauth2/register", body)))];
+    expect(r).toMatchObject({ status: 400, body: { error: "invalid_scope", error_description: `cannot request scope ${long}` } });
+    expect(l).toMatchObject({ status: 400, body: { error: "invalid_scope", error_description: "cannot request scope (value omitted)" } });
+    const short = { redirect_uris: [REDIRECT], scope: "openid admin" };
+    const [rs, ls] = [await answer(await p.reference(jsonPost("/oauth2/register", short))), await answer(await p.latchkey(jsonPost("/oauth2/register", short)))];
+    expect(ls.body).toEqual(rs.body);
+  });
+
   it("row 500: a wrong PKCE verifier — the reference answers 401 invalid_request and burns the code; Latchkey 400 invalid_grant (RFC 7636 §4.6), the code still redeemable", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);

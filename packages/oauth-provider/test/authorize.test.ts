@@ -158,3 +158,37 @@ describe("the login page resumes the authorization", () => {
     expect(signIn.headers.getSetCookie()).toEqual([]);
   });
 });
+
+describe("POST /oauth2/authorize, max_age and rate limits", () => {
+  let t: TestAuth;
+  beforeAll(async () => {
+    t = await providerInstance({ rateLimit: { authorize: { window: 60, max: 3 } } }, "sqlite", { rateLimit: { enabled: true } });
+  });
+  afterAll(() => t.close());
+
+  it("a form POST authorizes like a GET (OIDC Core §3.1.2.1)", async () => {
+    const c = await adminClient(t);
+    const { challenge } = await pkcePair();
+    const browser = await signedIn(t);
+    const res = await browser.request("/oauth2/authorize", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: authorizeQuery(c.client_id, challenge),
+      redirect: "manual",
+    });
+    expect(res.status).toBe(302);
+    expect(new URL(res.headers.get("location")!).searchParams.get("code")).toMatch(/^[A-Za-z0-9]{32}$/);
+  });
+
+  it("max_age=0 sends a signed-in user to the login page again; a fourth request in the window is 429", async () => {
+    const c = await adminClient(t);
+    const { challenge } = await pkcePair();
+    const browser = await signedIn(t, { email: "ma@example.com", password: "correct horse battery", name: "Ma" });
+    const res = await browser.get(`/oauth2/authorize?${authorizeQuery(c.client_id, challenge, { max_age: "0" })}`, { redirect: "manual" });
+    expect(new URL(res.headers.get("location")!, "http://x").pathname).toBe("/login");
+    const again = await browser.get(`/oauth2/authorize?${authorizeQuery(c.client_id, challenge)}`, { redirect: "manual" });
+    expect(again.status).toBe(302);
+    const limited = await browser.get(`/oauth2/authorize?${authorizeQuery(c.client_id, challenge)}`, { redirect: "manual" });
+    expect(limited.status).toBe(429);
+  });
+});
