@@ -86,6 +86,13 @@ export function oauthProvider(options: OAuthOptions): OAuthProviderPlugin {
     endpoints: endpoints(resolved),
     rateLimit: rateLimits(resolved),
     hooks: resumeHooks(resolved),
+    init: (ctx) => {
+      // Tokens are bound to session rows (their ids are read back at the token endpoint and by
+      // introspection), so sessions must also live in the database, as the reference requires.
+      if (ctx.options.secondaryStorage && !ctx.options.session?.storeSessionInDatabase) {
+        throw new TypeError("oauthProvider: with secondaryStorage, session.storeSessionInDatabase must be true");
+      }
+    },
     onRequest: wellKnownHandler(resolved),
     options: resolved,
   };
