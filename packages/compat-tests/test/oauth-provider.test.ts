@@ -18,7 +18,7 @@ import { listen } from "./support/server.ts";
  * `@latchkey/oauth-provider` beside the reference's `oauthProvider()` (@better-auth/oauth-provider
  * 1.7.5) on one SQLite file and one secret: clients, codes, refresh tokens, access tokens and
  * consents written by one side are used by the other; discovery, token answers and token
- * errors are compared on the wire; divergence rows 500-504 are asserted on both sides.
+ * errors are compared on the wire; divergence rows 500-505 are asserted on both sides.
  */
 const ISSUER = `${BASE_URL}/api/auth`;
 const REDIRECT = "https://client.example.com/callback";
@@ -52,7 +52,9 @@ interface Registered {
 
 /** DCR by a signed-in user on `handler`. */
 async function register(handler: Handler, cookie: string, body: Record<string, unknown> = {}): Promise<Registered> {
-  const res = await handler(jsonPost("/oauth2/register", { redirect_uris: [REDIRECT], client_name: "RP", ...body }, { cookie }));
+  const res = await handler(
+    jsonPost("/oauth2/register", { redirect_uris: [REDIRECT], client_name: "RP", grant_types: ["authorization_code", "refresh_token"], ...body }, { cookie }),
+  );
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as Registered;
 }
@@ -336,7 +338,26 @@ describe("oauth-provider: the reference's own client with oauthProviderClient(),
   });
 });
 
-describe("oauth-provider: divergences (DIVERGENCES.md rows 500-504)", () => {
+describe("oauth-provider: divergences (DIVERGENCES.md rows 500-505)", () => {
+  it("row 505: a client registered without the refresh_token grant — the reference issues it refresh tokens, Latchkey does not, and still rotates one the reference issued", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie, { grant_types: ["authorization_code"] });
+    const issued: Array<Record<string, string>> = [];
+    for (const side of [p.reference, p.latchkey]) {
+      const { verifier, challenge } = await pkce();
+      const res = await redeem(side, c, await authorize(side, cookie, c.client_id, challenge), verifier);
+      expect(res.status).toBe(200);
+      issued.push((await res.json()) as Record<string, string>);
+    }
+    expect(issued[0]!.refresh_token).toMatch(/^[A-Za-z]{32}$/);
+    expect(issued[1]).not.toHaveProperty("refresh_token");
+    // A refresh token the reference issued to such a client keeps working on Latchkey (rows keep working).
+    const rotated = await p.latchkey(form("/oauth2/token", { grant_type: "refresh_token", refresh_token: issued[0]!.refresh_token! }, c));
+    expect(rotated.status).toBe(200);
+    expect(((await rotated.json()) as Record<string, string>).refresh_token).toMatch(/^[A-Za-z]{32}$/);
+  });
+
   it("row 504: a long refused value — the reference quotes it in error_description, Latchkey names it only up to 100 characters", async () => {
     const p = await pairWith({ allowUnauthenticatedClientRegistration: true });
     const long = `x${"y".repeat(150)}`;

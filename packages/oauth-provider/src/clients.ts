@@ -22,6 +22,9 @@ export function clientAllowsGrant(client: OAuthClientRow, grant: string): boolea
   return grants.includes(grant);
 }
 
+/** Whether the client registered the `refresh_token` grant itself (RFC 7591 §2 `grant_types`). */
+export const registeredForRefresh = (client: OAuthClientRow): boolean => Boolean(client.grantTypes?.includes("refresh_token"));
+
 /**
  * Why PKCE is required for an authorization request, or false (the reference's messages):
  * always for public clients; for `offline_access` unless an OpenID request sends a nonce

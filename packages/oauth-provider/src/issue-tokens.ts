@@ -1,6 +1,6 @@
 import type { AuthContext, User } from "@latchkey/core";
 import { createJwtAccessToken, createOpaqueAccessToken } from "./access-tokens.js";
-import { clientAllowsGrant, clientMetadata } from "./clients.js";
+import { clientMetadata, registeredForRefresh } from "./clients.js";
 import { createIdToken } from "./id-token.js";
 import { userInfoURL } from "./issuer.js";
 import type { GrantType, ResolvedOAuthOptions } from "./options.js";
@@ -27,8 +27,8 @@ export interface TokenGrant {
 const STANDARD_MEMBERS = ["access_token", "expires_in", "expires_at", "token_type", "refresh_token", "scope", "id_token"];
 
 /**
- * Issues the token set of a grant (RFC 6749 §5.1), by the reference's rules: a refresh token
- * only with a user, a client allowed to refresh and `offline_access`; an ID token only with a
+ * Issues the token set of a grant (RFC 6749 §5.1): a refresh token only with a user,
+ * `offline_access` and a client registered for the `refresh_token` grant; an ID token only with a
  * user and `openid`; a JWT access token when the grant names an audience, else an opaque one.
  */
 export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOptions, grant: TokenGrant): Promise<Record<string, unknown>> {
@@ -40,8 +40,13 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
   const audience = grant.resources?.length
     ? [...new Set(scopes.includes("openid") ? [...grant.resources, userInfoURL(ctx)] : grant.resources)]
     : undefined;
+  // RFC 7591 §2: a client registered without the `refresh_token` grant gets no refresh token
+  // (the reference gives every `authorization_code` client one). A refresh token already held is
+  // still rotated, so tokens the reference issued keep working.
   const wantsRefresh =
-    user && clientAllowsGrant(client, "refresh_token") && (grant.refreshToken?.scopes.includes("offline_access") || scopes.includes("offline_access"));
+    user &&
+    (grant.refreshToken !== undefined || registeredForRefresh(client)) &&
+    (grant.refreshToken?.scopes.includes("offline_access") || scopes.includes("offline_access"));
   const claims = grant.requestedUserInfoClaims ?? grant.refreshToken?.requestedUserInfoClaims ?? [];
   const accessInput = {
     client,

@@ -40,7 +40,7 @@ export async function signedIn(t: TestAuth, who = ada): Promise<TestClient> {
 /** A client made by the operator (server-only admin route); `client_secret` is the plain one. */
 export async function adminClient(t: TestAuth, body: Record<string, unknown> = {}): Promise<{ client_id: string; client_secret?: string } & Record<string, unknown>> {
   return (await api(t).adminCreateOAuthClient({
-    body: { redirect_uris: [REDIRECT], client_name: "Test client", skip_consent: true, ...body },
+    body: { redirect_uris: [REDIRECT], client_name: "Test client", skip_consent: true, grant_types: ["authorization_code", "refresh_token"], ...body },
   })) as unknown as { client_id: string; client_secret?: string };
 }
 

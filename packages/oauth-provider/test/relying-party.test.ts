@@ -79,7 +79,7 @@ describe("relying parties against a Latchkey provider over HTTP", () => {
     const reg = await user.fetch(`${issuer.href}/oauth2/register`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: provider.origin },
-      body: JSON.stringify({ redirect_uris: [REDIRECT], application_type: "native", client_name: "RP" }),
+      body: JSON.stringify({ redirect_uris: [REDIRECT], application_type: "native", client_name: "RP", grant_types: ["authorization_code", "refresh_token"] }),
     });
     expect(reg.status).toBe(201);
     registered = (await reg.json()) as typeof registered;

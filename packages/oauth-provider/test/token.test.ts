@@ -93,6 +93,14 @@ describe("POST /oauth2/token", () => {
     expect([after.status, (after.json as { error: string }).error]).toEqual([400, "invalid_grant"]);
   });
 
+  it("row 505: a client registered without the refresh_token grant gets no refresh token, offline_access or not", async () => {
+    const { code, verifier, basic } = await codeFor({ grant_types: ["authorization_code"] });
+    const res = await redeem(code, verifier, basic);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ scope: "openid profile email offline_access" });
+    expect(res.json).not.toHaveProperty("refresh_token");
+  });
+
   it("refresh_token: scopes may narrow, never widen", async () => {
     const { code, verifier, basic } = await codeFor();
     const first = (await redeem(code, verifier, basic)).json as { refresh_token: string };
