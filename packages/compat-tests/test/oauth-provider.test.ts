@@ -18,7 +18,7 @@ import { listen } from "./support/server.ts";
  * `@latchkey/oauth-provider` beside the reference's `oauthProvider()` (@better-auth/oauth-provider
  * 1.7.5) on one SQLite file and one secret: clients, codes, refresh tokens, access tokens and
  * consents written by one side are used by the other; discovery, token answers and token
- * errors are compared on the wire; divergence rows 500-505 are asserted on both sides.
+ * errors are compared on the wire; divergence rows 500-506 are asserted on both sides.
  */
 const ISSUER = `${BASE_URL}/api/auth`;
 const REDIRECT = "https://client.example.com/callback";
@@ -338,7 +338,35 @@ describe("oauth-provider: the reference's own client with oauthProviderClient(),
   });
 });
 
-describe("oauth-provider: divergences (DIVERGENCES.md rows 500-505)", () => {
+describe("oauth-provider: divergences (DIVERGENCES.md rows 500-506)", () => {
+  it("row 506: a resource added at the token or refresh request — the reference widens the grant, Latchkey refuses (spec rule 3)", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie);
+    const userinfo = `${ISSUER}/oauth2/userinfo`;
+    const results: Array<{ code: unknown; refresh: unknown }> = [];
+    for (const side of [p.reference, p.latchkey]) {
+      const codeForm = async () => {
+        const { verifier, challenge } = await pkce();
+        const code = await authorize(side, cookie, c.client_id, challenge);
+        return { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT };
+      };
+      // A code authorized without resources, redeemed with one.
+      const added = await answer(await side(form("/oauth2/token", { ...(await codeForm()), resource: userinfo }, c)));
+      // A token set granted without resources, refreshed with one.
+      const plain = (await (await side(form("/oauth2/token", await codeForm(), c))).json()) as Record<string, string>;
+      const refreshed = await answer(await side(form("/oauth2/token", { grant_type: "refresh_token", refresh_token: plain.refresh_token!, resource: userinfo }, c)));
+      const shape = (a: { status: number; body: unknown }) =>
+        a.status === 200 ? { status: 200, jwt: String((a.body as { access_token: string }).access_token).split(".").length === 3 } : a;
+      results.push({ code: shape(added), refresh: shape(refreshed) });
+    }
+    expect(results[0]).toEqual({ code: { status: 200, jwt: true }, refresh: { status: 200, jwt: true } });
+    expect(results[1]).toEqual({
+      code: { status: 400, noStore: true, body: { error: "invalid_target", error_description: "requested resource not authorized" } },
+      refresh: { status: 400, noStore: true, body: { error: "invalid_target", error_description: "requested resource invalid" } },
+    });
+  });
+
   it("row 505: a client registered without the refresh_token grant — the reference issues it refresh tokens, Latchkey does not, and still rotates one the reference issued", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);

@@ -101,6 +101,19 @@ describe("POST /oauth2/token", () => {
     expect(res.json).not.toHaveProperty("refresh_token");
   });
 
+  it("row 506: resources may narrow, never widen: none may be added at the token or refresh request", async () => {
+    const userinfo = `${ISSUER}/oauth2/userinfo`;
+    const { code, verifier, basic } = await codeFor();
+    const added = await formPost(browser, "/oauth2/token", { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT, resource: userinfo }, basic);
+    expect([added.status, added.json]).toEqual([400, { error: "invalid_target", error_description: "requested resource not authorized" }]);
+    const tokens = (await redeem(code, verifier, basic)).json as { refresh_token: string };
+    const widened = await formPost(browser, "/oauth2/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, resource: userinfo }, basic);
+    expect([widened.status, widened.json]).toEqual([400, { error: "invalid_target", error_description: "requested resource invalid" }]);
+    const bound = await codeFor({}, { resource: userinfo });
+    const narrowed = await formPost(browser, "/oauth2/token", { grant_type: "authorization_code", code: bound.code, code_verifier: bound.verifier, redirect_uri: REDIRECT, resource: userinfo }, bound.basic);
+    expect(narrowed.status).toBe(200);
+  });
+
   it("refresh_token: scopes may narrow, never widen", async () => {
     const { code, verifier, basic } = await codeFor();
     const first = (await redeem(code, verifier, basic)).json as { refresh_token: string };

@@ -61,7 +61,8 @@ export async function authorizationCodeGrant(
   } else if (body.redirect_uri) {
     throw oauthError("BAD_REQUEST", "invalid_grant", "redirect_uri mismatch");
   }
-  // Spec rule 3: a token request may narrow the resources of the grant, never widen them.
+  // Spec rule 3: a token request may narrow the resources of the grant, never widen them; a code
+  // authorized without resources gains none (the reference accepts any configured one here).
   const authorized = value.resource ?? [];
   if (body.resource?.some((resource) => !authorized.includes(resource))) {
     throw oauthError("BAD_REQUEST", "invalid_target", "requested resource not authorized");

@@ -34,8 +34,8 @@ export async function refreshTokenGrant(
   if (!row) throw oauthError("BAD_REQUEST", "invalid_grant", "session not found");
   if (row.clientId !== presented.clientId) throw invalidRefresh();
   if (new Date(row.expiresAt).getTime() < Date.now()) throw invalidRefresh();
-  // Spec rule 3: narrow only.
-  if (body.resource && row.resources && !body.resource.every((resource) => row.resources!.includes(resource))) {
+  // Spec rule 3: narrow only; a grant made without resources gains none (the reference lets one be added).
+  if (body.resource && !body.resource.every((resource) => (row.resources ?? []).includes(resource))) {
     throw oauthError("BAD_REQUEST", "invalid_target", "requested resource invalid");
   }
   const requested = body.scope?.split(" ");
