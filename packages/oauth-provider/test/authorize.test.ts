@@ -51,6 +51,27 @@ describe("GET /oauth2/authorize", () => {
     expect(unknown.searchParams.get("error")).toBe("invalid_client");
   });
 
+  it("a native client's loopback redirect matches on any port (RFC 8252 §7.3), nothing else varies", async () => {
+    const c = await adminClient(t, { redirect_uris: ["http://127.0.0.1/callback"], application_type: "native" });
+    const { challenge } = await pkcePair();
+    const browser = await signedIn(t, { email: "lo@example.com", password: "correct horse battery", name: "Lo" });
+    const ok = await location(browser, authorizeQuery(c.client_id, challenge, { redirect_uri: "http://127.0.0.1:53111/callback" }));
+    expect(`${ok.origin}${ok.pathname}`).toBe("http://127.0.0.1:53111/callback");
+    expect(ok.searchParams.get("code")).toMatch(/^[A-Za-z0-9]{32}$/);
+    for (const other of ["http://127.0.0.1:53111/other", "http://localhost:53111/callback", "http://127.0.0.1:53111/callback#x"]) {
+      const refused = await location(browser, authorizeQuery(c.client_id, challenge, { redirect_uri: other }));
+      expect(refused.searchParams.get("error"), other).toBe("invalid_redirect");
+    }
+  });
+
+  it("prompt=none without consent: consent_required at the client", async () => {
+    const c = await adminClient(t, { skip_consent: false });
+    const { challenge } = await pkcePair();
+    const browser = await signedIn(t, { email: "pn@example.com", password: "correct horse battery", name: "Pn" });
+    const to = await location(browser, authorizeQuery(c.client_id, challenge, { prompt: "none" }));
+    expect(Object.fromEntries(to.searchParams)).toEqual({ error: "consent_required", error_description: "End-User consent is required", state: "st-1", iss: ISSUER });
+  });
+
   it("PKCE is required (S256 only); missing → invalid_request at the client", async () => {
     const c = await adminClient(t);
     const browser = await signedIn(t, { email: "pk@example.com", password: "correct horse battery", name: "Pk" });
