@@ -1,21 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type { OAuthOptions } from "@latchkey/oauth-provider";
+import { describe, expect, it } from "vitest";
 import { signUp } from "./support/flows.ts";
-import { jsonPost, type Pair } from "./support/instances.ts";
-import { ada, answer, authorize, form, ISSUER, pairWith as makePair, pkce, redeem, REDIRECT, register } from "./support/oauth-provider.ts";
+import { jsonPost } from "./support/instances.ts";
+import { ada, answer, authorize, form, ISSUER, pairPerTest, pkce, redeem, REDIRECT, register } from "./support/oauth-provider.ts";
 
 /**
  * `@latchkey/oauth-provider` beside the reference's `oauthProvider()`: the deliberate
  * differences (DIVERGENCES.md rows 500-506), each asserted on both sides.
  */
-let pair: Pair | undefined;
-afterEach(() => pair?.close());
-
-/** A pair closed after the test. */
-async function pairWith(options: Partial<OAuthOptions> = {}): Promise<Pair> {
-  pair = await makePair(options);
-  return pair;
-}
+const pairWith = pairPerTest();
 
 describe("oauth-provider: divergences (DIVERGENCES.md rows 500-506)", () => {
   it("row 506: a resource added at the token or refresh request — the reference widens the grant, Latchkey refuses (spec rule 3)", async () => {

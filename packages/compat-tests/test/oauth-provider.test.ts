@@ -3,13 +3,13 @@ import { oauthProviderClient as referenceOAuthProviderClient } from "@better-aut
 import { createAuthClient } from "better-auth/client";
 import { jwt as referenceJwt } from "better-auth/plugins";
 import { jwt } from "@latchkey/jwt";
-import { oauthProvider, type OAuthOptions } from "@latchkey/oauth-provider";
+import { oauthProvider } from "@latchkey/oauth-provider";
 import { createAuth } from "@latchkey/core";
 import { kyselyAdapter } from "@latchkey/adapter-kysely";
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUp } from "./support/flows.ts";
-import { BASE_URL, createPair, jsonPost, url, type Handler, type Pair } from "./support/instances.ts";
+import { BASE_URL, createPair, jsonPost, url, type Handler } from "./support/instances.ts";
 import { openSqlite, tempDatabaseFile, type SqliteConnection } from "./support/sqlite.ts";
 import { jarFetch } from "./support/client-fetch.ts";
 import { listen } from "./support/server.ts";
@@ -20,7 +20,7 @@ import {
   form,
   ISSUER,
   OPTIONS,
-  pairWith as makePair,
+  pairPerTest,
   pkce,
   redeem,
   REDIRECT,
@@ -34,14 +34,7 @@ import {
  * consents written by one side are used by the other; discovery, token answers and token
  * errors are compared on the wire; the divergence rows are in `oauth-provider-divergences.test.ts`.
  */
-let pair: Pair | undefined;
-afterEach(() => pair?.close());
-
-/** A pair closed after the test. */
-async function pairWith(options: Partial<OAuthOptions> = {}): Promise<Pair> {
-  pair = await makePair(options);
-  return pair;
-}
+const pairWith = pairPerTest();
 
 describe("oauth-provider: stored rows cross over", () => {
   it("the tables Latchkey creates are the reference's: same columns, types and NOT NULL", async () => {

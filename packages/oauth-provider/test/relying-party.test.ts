@@ -92,6 +92,20 @@ describe("relying parties against a Latchkey provider over HTTP", () => {
       execute: [oidc.allowInsecureRequests],
     });
 
+  /** openid-client's configuration, a PKCE verifier and the authorization URL for `scope`. */
+  async function startAuthorization(scope: string, state: string) {
+    const config = await discover();
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state,
+    });
+    return { config, verifier, url };
+  }
+
   /** Follows the provider's pages for the user: consent accepted, returns the callback URL with the code. */
   async function approve(authorizationUrl: URL): Promise<URL> {
     const first = await user.fetch(authorizationUrl.href);
@@ -176,15 +190,7 @@ describe("relying parties against a Latchkey provider over HTTP", () => {
   });
 
   it("openid-client: a signed-out user goes through the login page and back to the RP, which gets its tokens", async () => {
-    const config = await discover();
-    const verifier = oidc.randomPKCECodeVerifier();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: "openid profile",
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: "S256",
-      state: "s2",
-    });
+    const { config, verifier, url } = await startAuthorization("openid profile", "s2");
     const guest = browser();
     const first = await guest.fetch(url.href);
     const login = new URL(((await first.json()) as { url: string }).url);
@@ -204,15 +210,7 @@ describe("relying parties against a Latchkey provider over HTTP", () => {
   });
 
   it("openid-client: a code replayed by the RP is invalid_grant", async () => {
-    const config = await discover();
-    const verifier = oidc.randomPKCECodeVerifier();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: "openid",
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: "S256",
-      state: "s",
-    });
+    const { config, verifier, url } = await startAuthorization("openid", "s");
     const callback = await approve(url);
     await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: "s" });
     await expect(oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: "s" })).rejects.toMatchObject({ error: "invalid_grant" });

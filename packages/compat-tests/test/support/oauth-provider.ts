@@ -2,7 +2,7 @@ import { oauthProvider as referenceOAuthProvider } from "@better-auth/oauth-prov
 import { jwt as referenceJwt } from "better-auth/plugins";
 import { jwt } from "@latchkey/jwt";
 import { oauthProvider, type OAuthOptions } from "@latchkey/oauth-provider";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import { BASE_URL, createPair, jsonPost, url, type Handler, type Pair } from "./instances.ts";
 
 // Shared parts of the oauth-provider compat files: the pair with both providers, PKCE, and the
@@ -86,3 +86,13 @@ export async function answer(res: Response): Promise<{ status: number; body: unk
   return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined, noStore: res.headers.get("cache-control") === "no-store" };
 }
 
+
+/** `pairWith` for a test file: each pair made is closed after its test (call at module level). */
+export function pairPerTest(): (options?: Partial<OAuthOptions>) => Promise<Pair> {
+  let current: Pair | undefined;
+  afterEach(() => {
+    current?.close();
+    current = undefined;
+  });
+  return async (options = {}) => (current = await pairWith(options));
+}
