@@ -187,6 +187,8 @@ describe("oauth-provider: client and consent management on the wire", () => {
       (_, c) => jsonPost("/oauth2/update-client", { client_id: c.client_id, update: { client_name: "Theirs" } }, { cookie: stranger }),
       (_, c) => jsonPost("/oauth2/client/rotate-secret", { client_id: c.client_id }, { cookie }),
       () => new Request(url("/oauth2/get-consents"), { headers: { cookie } }),
+      (_, c) => jsonPost("/oauth2/public-client-prelogin", { client_id: c.client_id }),
+      (_, c) => jsonPost("/oauth2/public-client-prelogin", { client_id: c.client_id, oauth_query: "client_id=x&sig=forged" }),
       () => jsonPost("/oauth2/update-consent", { id: "nope", update: { scopes: ["openid"] } }, { cookie }),
       () => new Request(url("/oauth2/get-consent?id=nope"), { headers: { cookie } }),
       () => jsonPost("/oauth2/delete-consent", { id: "nope" }, { cookie }),
@@ -214,6 +216,38 @@ describe("oauth-provider: client and consent management on the wire", () => {
       runs.push(run);
     }
     expect(runs[1]).toEqual(runs[0]);
+  });
+});
+
+describe("oauth-provider: a login page's signed request", () => {
+  it("one side's login-page query is honoured by the other: public-client-prelogin and sign-in resume", async () => {
+    const p = await pairWith({ allowPublicClientPrelogin: true });
+    const { cookie } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie, { client_uri: "https://client.example.com" });
+    for (const [signer, reader] of [
+      ["reference", "latchkey"],
+      ["latchkey", "reference"],
+    ] as const) {
+      const { challenge } = await pkce();
+      const query = new URLSearchParams({ response_type: "code", client_id: c.client_id, redirect_uri: REDIRECT, scope: "openid", state: "s", code_challenge: challenge, code_challenge_method: "S256" });
+      const page = await p[signer](new Request(url(`/oauth2/authorize?${query}`)));
+      const login = new URL(page.headers.get("location")!, BASE_URL);
+      expect(login.pathname).toBe("/login");
+      const oauthQuery = login.search.slice(1);
+      const [a, b] = [
+        await answer(await p[signer](jsonPost("/oauth2/public-client-prelogin", { client_id: c.client_id, oauth_query: oauthQuery }))),
+        await answer(await p[reader](jsonPost("/oauth2/public-client-prelogin", { client_id: c.client_id, oauth_query: oauthQuery }))),
+      ];
+      expect(b).toEqual(a);
+      expect(a.body).toMatchObject({ client_id: c.client_id, client_uri: "https://client.example.com" });
+      // The sign-in on the other side resumes the authorization the first side signed.
+      const signIn = await p[reader](jsonPost("/sign-in/email", { email: ada.email, password: ada.password, oauth_query: oauthQuery }));
+      expect(signIn.status, `${signer} → ${reader}`).toBe(200);
+      // No consent yet for this client: the resumed authorization goes on to the consent page.
+      const next = new URL(((await signIn.json()) as { url: string }).url, BASE_URL);
+      expect([next.pathname, next.searchParams.get("client_id")], `${signer} → ${reader}`).toEqual(["/consent", c.client_id]);
+      expect(next.searchParams.get("sig"), `${signer} → ${reader}`).toBeTruthy();
+    }
   });
 });
 

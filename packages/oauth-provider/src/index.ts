@@ -5,7 +5,14 @@ import { adminCreateClientEndpoint } from "./routes/admin-create-client.js";
 import { authorizeEndpoint } from "./routes/authorize.js";
 import { consentEndpoint } from "./routes/consent.js";
 import { deleteConsentEndpoint, getConsentEndpoint, getConsentsEndpoint, updateConsentEndpoint } from "./routes/consents.js";
-import { deleteClientEndpoint, getClientEndpoint, getClientsEndpoint, getPublicClientEndpoint, rotateSecretEndpoint } from "./routes/clients.js";
+import {
+  deleteClientEndpoint,
+  getClientEndpoint,
+  getClientsEndpoint,
+  getPublicClientEndpoint,
+  getPublicClientPreloginEndpoint,
+  rotateSecretEndpoint,
+} from "./routes/clients.js";
 import { createClientEndpoint } from "./routes/create-client.js";
 import { introspectEndpoint } from "./routes/introspect.js";
 import { registerEndpoint } from "./routes/register.js";
@@ -35,6 +42,7 @@ function endpoints(options: ResolvedOAuthOptions) {
     adminCreateOAuthClient: adminCreateClientEndpoint(options),
     getOAuthClient: getClientEndpoint(),
     getOAuthClientPublic: getPublicClientEndpoint(),
+    getOAuthClientPublicPrelogin: getPublicClientPreloginEndpoint(options),
     getOAuthClients: getClientsEndpoint(),
     updateOAuthClient: updateClientEndpoint(options),
     rotateClientSecret: rotateSecretEndpoint(options),

@@ -89,6 +89,8 @@ export interface OAuthOptions {
     scopes: string[];
     metadata: unknown;
   }) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** Serve `POST /oauth2/public-client-prelogin` to login pages holding a signed request. @default false */
+  allowPublicClientPrelogin?: boolean;
   /** What discovery advertises instead of the computed lists. */
   advertisedMetadata?: { scopes_supported?: string[]; claims_supported?: string[] };
   /** Per-route rate limits (window seconds, max requests). */
@@ -128,7 +130,7 @@ const UNSUPPORTED = [
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
   "dpop", "extensions", "clientReference", "clientPrivileges", "cachedTrustedClients", "requestUriResolver",
   "formatRefreshToken", "scopeExpirations", "customAccessTokenClaims", "selectAccount", "signup", "postLogin",
-  "allowPublicClientPrelogin", "validateInitialAccessToken", "clientRegistrationClientSecretExpiration", "assertionMaxLifetime",
+  "validateInitialAccessToken", "clientRegistrationClientSecretExpiration", "assertionMaxLifetime",
 ] as const;
 
 /** Refuses reference options that are not served yet (README, "Not yet"). */

@@ -14,7 +14,7 @@ const FORM_ONLY = { "malformed JSON": { status: 415 } };
 
 /** A signed-in instance with one client, so cases reach the route code (nothing may be written). */
 async function ready() {
-  const t = await providerInstance({ allowUnauthenticatedClientRegistration: false });
+  const t = await providerInstance({ allowUnauthenticatedClientRegistration: false, allowPublicClientPrelogin: true });
   const browser = await signedIn(t);
   await adminClient(t);
   return { auth: t.auth, headers: { cookie: browser.jar.header() ?? "" }, close: () => t.close() };
@@ -33,6 +33,7 @@ badInputBattery({
     { method: "GET", path: "/oauth2/get-client", validQuery: { client_id: "nope" }, nonJSON: true },
     { method: "GET", path: "/oauth2/public-client", validQuery: { client_id: "nope" }, nonJSON: true },
     { method: "GET", path: "/oauth2/get-clients", validQuery: { x: "1" } },
+    { method: "POST", path: "/oauth2/public-client-prelogin", validBody: { client_id: "nope", oauth_query: "client_id=x&sig=nope" }, nonJSON: true },
     { method: "POST", path: "/oauth2/delete-client", validBody: { client_id: "nope" }, nonJSON: true },
     { method: "POST", path: "/oauth2/update-client", validBody: { client_id: "nope", update: { client_name: "x" } }, nonJSON: true },
     { method: "POST", path: "/oauth2/client/rotate-secret", validBody: { client_id: "nope" }, nonJSON: true },

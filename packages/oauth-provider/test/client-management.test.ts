@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestAuth, TestClient } from "@latchkey/test-support";
+import { client, type TestAuth, type TestClient } from "@latchkey/test-support";
 import { adminClient, authorizeQuery, formPost, pkcePair, providerInstance, REDIRECT, signedIn } from "./instance.ts";
 
 describe("client management routes", () => {
@@ -122,5 +122,30 @@ describe("update-client", () => {
     const other = await signedIn(t, { email: "u2@example.com", password: "correct horse battery", name: "U2" });
     expect((await other.post("/oauth2/update-client", { client_id: made.client_id, update: { client_name: "Mine" } })).status).toBe(401);
     expect((await owner.get(`/oauth2/get-client?client_id=${made.client_id}`)).json).toMatchObject({ client_name: "After" });
+  });
+});
+
+describe("public-client-prelogin", () => {
+  it("with allowPublicClientPrelogin: the display fields for a valid signed request; 401 without one; 400 when off", async () => {
+    const t = await providerInstance({ allowPublicClientPrelogin: true });
+    const off = await providerInstance();
+    try {
+      const c = await adminClient(t, { client_uri: "https://client.example.com" });
+      const { challenge } = await pkcePair();
+      const anonymous = client(t.auth);
+      const page = await anonymous.get(`/oauth2/authorize?${authorizeQuery(c.client_id, challenge)}`, { redirect: "manual" });
+      const oauthQuery = new URL(page.headers.get("location")!, "http://x").search.slice(1);
+      const ok = await anonymous.post("/oauth2/public-client-prelogin", { client_id: c.client_id, oauth_query: oauthQuery });
+      expect(ok.json).toEqual({ client_id: c.client_id, client_name: "Test client", client_uri: "https://client.example.com", redirect_uris: [] });
+      const missing = await anonymous.post("/oauth2/public-client-prelogin", { client_id: c.client_id });
+      expect([missing.status, missing.json]).toEqual([401, { error: "invalid_signature" }]);
+      const forged = await anonymous.post("/oauth2/public-client-prelogin", { client_id: c.client_id, oauth_query: `${oauthQuery}x` });
+      expect([forged.status, forged.json]).toEqual([400, { error: "invalid_signature" }]);
+      const disabled = await client(off.auth).post("/oauth2/public-client-prelogin", { client_id: c.client_id });
+      expect(disabled.status).toBe(400);
+    } finally {
+      await t.close();
+      await off.close();
+    }
   });
 });

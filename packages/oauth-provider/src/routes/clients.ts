@@ -5,6 +5,7 @@ import { findClient } from "../clients.js";
 import { NO_STORE, oauthError, withNoStore } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import type { OAuthClientRow } from "../schema.js";
+import { verifySignedQuery } from "../signed-query.js";
 import { storedClientSecret } from "../token-hash.js";
 
 const notFound = () => oauthError("NOT_FOUND", "not_found", "client not found");
@@ -41,13 +42,32 @@ export function getClientsEndpoint() {
   });
 }
 
-/** `GET /oauth2/public-client?client_id=`: what a consent page shows of any enabled client. */
+/** What a login or consent page may show of any enabled client: its display fields only. */
+async function publicClient(ctx: AuthContext, clientId: string): Promise<Record<string, unknown>> {
+  const client = await findClient(ctx, clientId);
+  if (!client || client.disabled) throw notFound();
+  const { name, uri, contacts, icon, tos, policy } = client;
+  return clientToWire({ id: client.id, clientId: client.clientId, name, uri, contacts, icon, tos, policy, redirectUris: [] });
+}
+
+/** `GET /oauth2/public-client?client_id=`: the display fields of an enabled client, for a signed-in user. */
 export function getPublicClientEndpoint() {
-  return endpoint("/oauth2/public-client", { method: "GET", query: byClientId, use: [sessionMiddleware] }, async (ctx) => {
-    const client = await findClient(ctx.context, ctx.query.client_id);
-    if (!client || client.disabled) throw notFound();
-    const { clientId, name, uri, contacts, icon, tos, policy } = client;
-    return clientToWire({ id: client.id, clientId, name, uri, contacts, icon, tos, policy, redirectUris: [] });
+  return endpoint("/oauth2/public-client", { method: "GET", query: byClientId, use: [sessionMiddleware] }, (ctx) =>
+    publicClient(ctx.context, ctx.query.client_id),
+  );
+}
+
+/**
+ * `POST /oauth2/public-client-prelogin` `{ client_id, oauth_query }`: the same before sign-in,
+ * for a login page holding a valid signed request (`allowPublicClientPrelogin`).
+ */
+export function getPublicClientPreloginEndpoint(options: ResolvedOAuthOptions) {
+  const body = v.object({ client_id: v.string(), oauth_query: v.optional(v.string()) });
+  return endpoint("/oauth2/public-client-prelogin", { method: "POST", body }, async (ctx) => {
+    if (!options.allowPublicClientPrelogin) throw new APIError("BAD_REQUEST");
+    const signed = ctx.body.oauth_query ? await verifySignedQuery(ctx.body.oauth_query, ctx.context.secret) : null;
+    if (!signed) throw new APIError("UNAUTHORIZED", { error: "invalid_signature" });
+    return publicClient(ctx.context, ctx.body.client_id);
   });
 }
 
