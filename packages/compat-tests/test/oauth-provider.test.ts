@@ -123,6 +123,21 @@ describe("oauth-provider: wire", () => {
     expect(strip((await l.json()) as Record<string, unknown>)).toEqual(strip((await r.json()) as Record<string, unknown>));
   });
 
+  it("registration with an initial access token: the same answers, accepted and refused", async () => {
+    const p = await pairWith({ validateInitialAccessToken: ({ initialAccessToken }) => (initialAccessToken === "iat-good" ? { referenceId: "org-1" } : false) });
+    const post = (token: string) =>
+      jsonPost("/oauth2/register", { redirect_uris: [REDIRECT], grant_types: ["client_credentials"], response_types: [] }, { authorization: `Bearer ${token}` });
+    const strip = ({ client_id, client_secret, client_id_issued_at, ...rest }: Record<string, unknown>) => ({
+      rest,
+      shapes: [typeof client_id, typeof client_secret, typeof client_id_issued_at],
+    });
+    const [r, l] = [await answer(await p.reference(post("iat-good"))), await answer(await p.latchkey(post("iat-good")))];
+    expect(r.status).toBe(201);
+    expect({ ...l, body: strip(l.body as Record<string, unknown>) }).toEqual({ ...r, body: strip(r.body as Record<string, unknown>) });
+    const [rr, lr] = [await p.reference(post("nope")), await p.latchkey(post("nope"))];
+    expect([lr.status, lr.headers.get("www-authenticate"), await lr.json()]).toEqual([rr.status, rr.headers.get("www-authenticate"), await rr.json()]);
+  });
+
   it("token success: the same members, lifetimes and ID token claims", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);

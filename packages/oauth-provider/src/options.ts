@@ -59,6 +59,16 @@ export interface OAuthOptions {
   clientRegistrationAllowedScopes?: string[];
   /** Whether dynamically registered confidential clients must use PKCE. @default true */
   clientRegistrationRequirePKCE?: boolean;
+  /**
+   * RFC 7591 §3 initial access tokens: a registration without a session may carry
+   * `Authorization: Bearer <token>`; return `{ referenceId? }` to accept it (the client is then
+   * owned by that reference), `false` to refuse. Compare tokens in constant time.
+   */
+  validateInitialAccessToken?: (context: {
+    initialAccessToken: string;
+    headers: Headers;
+    clientMetadata: Record<string, unknown>;
+  }) => Promise<{ referenceId?: string } | false> | { referenceId?: string } | false;
   /** Client secret storage. @default "hashed" */
   storeClientSecret?: StoreClientSecretOption;
   /** Opaque token and code storage. @default "hashed" */
@@ -130,7 +140,7 @@ const UNSUPPORTED = [
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
   "dpop", "extensions", "clientReference", "clientPrivileges", "cachedTrustedClients", "requestUriResolver",
   "formatRefreshToken", "scopeExpirations", "customAccessTokenClaims", "selectAccount", "signup", "postLogin",
-  "validateInitialAccessToken", "clientRegistrationClientSecretExpiration", "assertionMaxLifetime",
+"clientRegistrationClientSecretExpiration", "assertionMaxLifetime",
 ] as const;
 
 /** Refuses reference options that are not served yet (README, "Not yet"). */

@@ -108,6 +108,8 @@ export interface OperatorSettings {
 /** Who owns the new client. */
 export interface RegistrationOwner {
   userId?: string | undefined;
+  /** Owner named by an initial access token (an organisation, a tenant). */
+  referenceId?: string | undefined;
 }
 
 /**
@@ -134,7 +136,8 @@ export async function registerClient(
     clientId: options.generateClientId?.() ?? generateRandomString(32, "a-z", "A-Z"),
     clientSecret: secret ? await storedClientSecret(options, secret) : undefined,
     scopes,
-    userId: owner.userId,
+    userId: owner.referenceId ? undefined : owner.userId,
+    referenceId: owner.referenceId,
     createdAt: now,
     updatedAt: now,
     ...metadataColumns(client),

@@ -116,3 +116,34 @@ describe("registration with a session; create-client; the admin route", () => {
     ).rejects.toMatchObject({ status: 400, body: { error: "invalid_scope" } });
   });
 });
+
+describe("registration with an initial access token (RFC 7591 §3)", () => {
+  let t: TestAuth;
+  beforeAll(async () => {
+    t = await providerInstance({
+      validateInitialAccessToken: ({ initialAccessToken }) => (initialAccessToken === "iat-good" ? { referenceId: "org-1" } : false),
+    });
+  });
+  afterAll(() => t.close());
+
+  const register = (authorization: string | undefined, body: Record<string, unknown> = { redirect_uris: [REDIRECT] }) =>
+    client(t.auth).post("/oauth2/register", body, authorization ? { headers: { authorization, "content-type": "application/json" } } : {});
+
+  it("a valid token registers a client owned by its reference, client_credentials allowed", async () => {
+    const res = await register("Bearer iat-good", { redirect_uris: [REDIRECT], grant_types: ["authorization_code", "client_credentials"] });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ reference_id: "org-1", grant_types: ["authorization_code", "client_credentials"] });
+    expect(res.json).not.toHaveProperty("user_id");
+  });
+
+  it("a refused token is 401 invalid_token with a Bearer challenge; a malformed header 400; none 401", async () => {
+    const refused = await register("Bearer nope");
+    expect([refused.status, refused.json]).toEqual([401, { error: "invalid_token", error_description: "Invalid initial access token" }]);
+    expect(refused.headers.get("www-authenticate")).toBe('Bearer error="invalid_token"');
+    expect(refused.headers.get("cache-control")).toBe("no-store");
+    const malformed = await register("Bearer a b");
+    expect([malformed.status, (malformed.json as { error: string }).error]).toEqual([400, "invalid_request"]);
+    expect((await register(undefined)).status).toBe(401);
+    expect(await t.auth.$context.adapter.count({ model: "oauthClient" })).toBe(1);
+  });
+});
