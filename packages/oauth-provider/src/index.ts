@@ -25,7 +25,7 @@ import { resumeHooks } from "./resume-hooks.js";
 import { oauthProviderSchema } from "./schema.js";
 import { wellKnownHandler } from "./well-known.js";
 
-export type { GrantType, OAuthOptions, OAuthRateLimitRule, StoreClientSecretOption, StoreTokensOption, StoredTokenType } from "./options.js";
+export type { ClientAction, GrantType, OAuthOptions, OAuthRateLimitRule, StoreClientSecretOption, StoreTokensOption, StoredTokenType } from "./options.js";
 export type { OAuthAccessTokenRow, OAuthClientRow, OAuthConsentRow, OAuthRefreshTokenRow } from "./schema.js";
 export { authorizationServerMetadata, openIdConfiguration };
 
@@ -40,13 +40,13 @@ function endpoints(options: ResolvedOAuthOptions) {
     registerOAuthClient: registerEndpoint(options),
     createOAuthClient: createClientEndpoint(options),
     adminCreateOAuthClient: adminCreateClientEndpoint(options),
-    getOAuthClient: getClientEndpoint(),
+    getOAuthClient: getClientEndpoint(options),
     getOAuthClientPublic: getPublicClientEndpoint(),
     getOAuthClientPublicPrelogin: getPublicClientPreloginEndpoint(options),
-    getOAuthClients: getClientsEndpoint(),
+    getOAuthClients: getClientsEndpoint(options),
     updateOAuthClient: updateClientEndpoint(options),
     rotateClientSecret: rotateSecretEndpoint(options),
-    deleteOAuthClient: deleteClientEndpoint(),
+    deleteOAuthClient: deleteClientEndpoint(options),
     getOAuthConsent: getConsentEndpoint(),
     getOAuthConsents: getConsentsEndpoint(),
     updateOAuthConsent: updateConsentEndpoint(options),

@@ -1,4 +1,4 @@
-import type { User } from "@latchkey/core";
+import type { SessionWithUser, User } from "@latchkey/core";
 
 /** The grants the provider serves at `/oauth2/token`. */
 export type GrantType = "authorization_code" | "client_credentials" | "refresh_token";
@@ -13,6 +13,9 @@ export type StoreClientSecretOption =
 
 /** How opaque tokens and codes are stored: SHA-256 base64url (`"hashed"`) or a hash function of your own. */
 export type StoreTokensOption = "hashed" | { hash: (token: string, type: StoredTokenType) => Promise<string> | string };
+
+/** What `clientPrivileges` is asked about. */
+export type ClientAction = "create" | "read" | "list" | "update" | "delete" | "rotate";
 
 /** One rate-limit rule of the provider's routes; `false` turns it off. */
 export type OAuthRateLimitRule = { window?: number; max?: number } | false;
@@ -69,6 +72,13 @@ export interface OAuthOptions {
     headers: Headers;
     clientMetadata: Record<string, unknown>;
   }) => Promise<{ referenceId?: string } | false> | { referenceId?: string } | false;
+  /** Whether the signed-in user may manage clients (`action`); false answers 401. @default every user, own clients */
+  clientPrivileges?: (context: {
+    headers: Headers;
+    action: ClientAction;
+    user: SessionWithUser["user"];
+    session: SessionWithUser["session"];
+  }) => boolean | Promise<boolean>;
   /** Client secret storage. @default "hashed" */
   storeClientSecret?: StoreClientSecretOption;
   /** Opaque token and code storage. @default "hashed" */
@@ -138,7 +148,7 @@ export const SCOPE_CLAIMS: Record<string, string[]> = {
 const UNSUPPORTED = [
   "disableJwtPlugin", "pairwiseSecret", "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
-  "dpop", "extensions", "clientReference", "clientPrivileges", "cachedTrustedClients", "requestUriResolver",
+  "dpop", "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
   "formatRefreshToken", "scopeExpirations", "customAccessTokenClaims", "selectAccount", "signup", "postLogin",
 "clientRegistrationClientSecretExpiration", "assertionMaxLifetime",
 ] as const;

@@ -149,3 +149,32 @@ describe("public-client-prelogin", () => {
     }
   });
 });
+
+describe("clientPrivileges", () => {
+  it("the application decides per action; a refusal is a bare 401 and writes nothing", async () => {
+    const asked: string[] = [];
+    const t = await providerInstance({
+      clientPrivileges: ({ action, user }) => {
+        asked.push(action);
+        return action !== "rotate" && !(action === "create" && user.email === "nocreate@example.com");
+      },
+    });
+    try {
+      const owner = await signedIn(t);
+      const made = await owner.post("/oauth2/create-client", { redirect_uris: [REDIRECT] });
+      expect(made.status).toBe(201);
+      const id = (made.json as { client_id: string }).client_id;
+      expect((await owner.get(`/oauth2/get-client?client_id=${id}`)).status).toBe(200);
+      expect((await owner.get("/oauth2/get-clients")).status).toBe(200);
+      const rotate = await owner.post("/oauth2/client/rotate-secret", { client_id: id });
+      expect([rotate.status, rotate.text]).toEqual([401, ""]);
+      const refused = await signedIn(t, { email: "nocreate@example.com", password: "correct horse battery", name: "No" });
+      expect((await refused.post("/oauth2/register", { redirect_uris: [REDIRECT] })).status).toBe(401);
+      expect((await refused.post("/oauth2/create-client", { redirect_uris: [REDIRECT] })).status).toBe(401);
+      expect(await t.auth.$context.adapter.count({ model: "oauthClient" })).toBe(1);
+      expect(new Set(asked)).toEqual(new Set(["create", "read", "list", "rotate"]));
+    } finally {
+      await t.close();
+    }
+  });
+});

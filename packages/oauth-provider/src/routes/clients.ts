@@ -1,5 +1,6 @@
 import { APIError, endpoint, generateRandomString, sessionMiddleware, type AuthContext, type SessionWithUser } from "@latchkey/core";
 import * as v from "valibot";
+import { assertClientPrivilege } from "../client-privileges.js";
 import { clientToWire } from "../client-wire.js";
 import { findClient } from "../clients.js";
 import { NO_STORE, oauthError, withNoStore } from "../oauth-error.js";
@@ -25,15 +26,17 @@ const withoutSecret = (client: OAuthClientRow): Record<string, unknown> => clien
 const byClientId = v.object({ client_id: v.string() });
 
 /** `GET /oauth2/get-client?client_id=`: one of the caller's clients. */
-export function getClientEndpoint() {
-  return endpoint("/oauth2/get-client", { method: "GET", query: byClientId, use: [sessionMiddleware] }, async (ctx) =>
-    withoutSecret(await ownedClient(ctx.context, ctx.context.session, ctx.query.client_id)),
-  );
+export function getClientEndpoint(options: ResolvedOAuthOptions) {
+  return endpoint("/oauth2/get-client", { method: "GET", query: byClientId, use: [sessionMiddleware] }, async (ctx) => {
+    await assertClientPrivilege(ctx, options, ctx.context.session, "read");
+    return withoutSecret(await ownedClient(ctx.context, ctx.context.session, ctx.query.client_id));
+  });
 }
 
 /** `GET /oauth2/get-clients`: the caller's clients. */
-export function getClientsEndpoint() {
+export function getClientsEndpoint(options: ResolvedOAuthOptions) {
   return endpoint("/oauth2/get-clients", { method: "GET", use: [sessionMiddleware] }, async (ctx) => {
+    await assertClientPrivilege(ctx, options, ctx.context.session, "list");
     const rows = await ctx.context.adapter.findMany<OAuthClientRow & Record<string, unknown>>({
       model: "oauthClient",
       where: [{ field: "userId", value: ctx.context.session.user.id }],
@@ -72,8 +75,9 @@ export function getPublicClientPreloginEndpoint(options: ResolvedOAuthOptions) {
 }
 
 /** `POST /oauth2/delete-client`: deletes one of the caller's clients (its tokens and consents go with it). */
-export function deleteClientEndpoint() {
+export function deleteClientEndpoint(options: ResolvedOAuthOptions) {
   return endpoint("/oauth2/delete-client", { method: "POST", body: byClientId, use: [sessionMiddleware] }, async (ctx) => {
+    await assertClientPrivilege(ctx, options, ctx.context.session, "delete");
     const client = await ownedClient(ctx.context, ctx.context.session, ctx.body.client_id);
     await ctx.context.adapter.delete({ model: "oauthClient", where: [{ field: "clientId", value: client.clientId }] });
     return null;
@@ -85,6 +89,7 @@ export function rotateSecretEndpoint(options: ResolvedOAuthOptions) {
   return endpoint("/oauth2/client/rotate-secret", { method: "POST", body: byClientId, use: [sessionMiddleware] }, async (ctx) => {
     try {
       for (const [name, value] of Object.entries(NO_STORE)) ctx.setHeader(name, value);
+      await assertClientPrivilege(ctx, options, ctx.context.session, "rotate");
       const client = await ownedClient(ctx.context, ctx.context.session, ctx.body.client_id);
       if (client.tokenEndpointAuthMethod === "none" || !client.clientSecret) {
         throw oauthError("BAD_REQUEST", "invalid_client", "secret rotation is only available for clients using client_secret authentication");

@@ -1,6 +1,7 @@
 import { APIError, endpoint, getSessionFromRequest } from "@latchkey/core";
 import { NO_STORE, noStoreError, withNoStore } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
+import { assertClientPrivilege } from "../client-privileges.js";
 import { authorizeInitialAccessToken } from "../initial-access-token.js";
 import { readClientMetadata } from "../registration-body.js";
 import { registerClient } from "../registration.js";
@@ -24,6 +25,7 @@ export function registerEndpoint(options: ResolvedOAuthOptions) {
       if (!session && !token && metadata.grant_types?.includes("client_credentials")) {
         throw noStoreError("BAD_REQUEST", "invalid_client_metadata", "client_credentials grant requires authenticated registration");
       }
+      if (session) await assertClientPrivilege(ctx, options, session, "create");
       const owner = token?.referenceId ? { referenceId: token.referenceId } : { userId: session?.session.userId };
       const answer = await registerClient(ctx.context, options, metadata, "dynamic", owner);
       for (const [name, value] of Object.entries(NO_STORE)) ctx.setHeader(name, value);

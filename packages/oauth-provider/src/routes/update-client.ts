@@ -1,5 +1,6 @@
 import { APIError, endpoint, sessionMiddleware } from "@latchkey/core";
 import * as v from "valibot";
+import { assertClientPrivilege } from "../client-privileges.js";
 import { clientToWire } from "../client-wire.js";
 import { findClient } from "../clients.js";
 import { oauthError } from "../oauth-error.js";
@@ -41,6 +42,7 @@ const body = v.object({
  */
 export function updateClientEndpoint(options: ResolvedOAuthOptions) {
   return endpoint("/oauth2/update-client", { method: "POST", body, use: [sessionMiddleware] }, async (ctx) => {
+    await assertClientPrivilege(ctx, options, ctx.context.session, "update");
     const metadata = Object.fromEntries(Object.entries(ctx.body.update).filter(([, value]) => value !== undefined)) as ClientMetadata;
     const client = await findClient(ctx.context, ctx.body.client_id);
     if (!client) throw oauthError("NOT_FOUND", "not_found", "client not found");
