@@ -25,6 +25,8 @@ function issuerPath(ctx: AuthContext): string {
  */
 export function wellKnownHandler(options: ResolvedOAuthOptions) {
   return (request: Request, ctx: AuthContext): { response: Response } | undefined => {
+    // Every request passes here: leave the others at a substring test, before any URL parsing.
+    if (!request.url.includes("/.well-known/")) return undefined;
     const pathname = new URL(request.url).pathname;
     const path = ctx.options.advanced?.skipTrailingSlashes ? pathname.replace(/\/+$/, "") || "/" : pathname;
     const issuer = issuerPath(ctx);
