@@ -138,6 +138,20 @@ describe("oauth-provider: wire", () => {
     expect([lr.status, lr.headers.get("www-authenticate"), await lr.json()]).toEqual([rr.status, rr.headers.get("www-authenticate"), await rr.json()]);
   });
 
+  it("customAccessTokenClaims: introspection of one token answers the same JSON on both sides", async () => {
+    const p = await pairWith({ customAccessTokenClaims: ({ scopes }) => ({ tenant: "acme", count: scopes.length, iss: "forged" }) });
+    const { cookie } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie);
+    const { verifier, challenge } = await pkce();
+    const tokens = (await (await redeem(p.latchkey, c, await authorize(p.latchkey, cookie, c.client_id, challenge), verifier)).json()) as Record<string, string>;
+    const [r, l] = [
+      await answer(await p.reference(form("/oauth2/introspect", { token: tokens.access_token! }, c))),
+      await answer(await p.latchkey(form("/oauth2/introspect", { token: tokens.access_token! }, c))),
+    ];
+    expect(r.body).toMatchObject({ active: true, tenant: "acme", count: 4 });
+    expect(l).toEqual(r);
+  });
+
   it("token success: the same members, lifetimes and ID token claims", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);
@@ -160,7 +174,7 @@ describe("oauth-provider: wire", () => {
     expect(claims(l.id_token!)).toEqual(claims(r.id_token!));
   });
 
-  it("token and introspection errors: the same status and body on both", async () => {
+  it("token, introspection and revocation errors: the same status, body and Cache-Control on both", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);
     const c = await register(p.reference, cookie);
@@ -179,10 +193,11 @@ describe("oauth-provider: wire", () => {
       ["/oauth2/introspect", { token: "unknown", client_id: c.client_id }, undefined],
       ["/oauth2/introspect", { token: "x" }, wrongSecret],
       ["/oauth2/revoke", { token: "x", client_id: "nobody", client_secret: "s" }, undefined],
+      ["/oauth2/userinfo", { access_token: "unknown" }, undefined],
     ];
     for (const [path, fields, creds] of cases) {
       const [r, l] = [await answer(await p.reference(form(path, fields, creds))), await answer(await p.latchkey(form(path, fields, creds)))];
-      expect({ status: l.status, body: l.body }, `${path} ${JSON.stringify(fields)}`).toEqual({ status: r.status, body: r.body });
+      expect(l, `${path} ${JSON.stringify(fields)}`).toEqual(r);
     }
   });
 });

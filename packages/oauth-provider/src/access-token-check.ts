@@ -1,6 +1,7 @@
 import { getService, type AuthContext } from "@latchkey/core";
 import { JWT_SIGNER } from "@latchkey/jwt";
 import { decodeProtectedHeader } from "jose";
+import { customAccessTokenClaims } from "./access-token-claims.js";
 import { findClient } from "./clients.js";
 import { tokenIssuer, userInfoURL } from "./issuer.js";
 import type { ResolvedOAuthOptions } from "./options.js";
@@ -69,8 +70,17 @@ export async function checkAccessToken(
   const audience = row.resources?.length
     ? [...new Set(row.scopes.includes("openid") ? [...row.resources, userInfoURL(ctx)] : row.resources)]
     : undefined;
+  const user = options.customAccessTokenClaims && row.userId ? await ctx.internalAdapter.findUserById(row.userId) : null;
+  const custom = await customAccessTokenClaims(ctx, options, {
+    client,
+    user: user ?? undefined,
+    scopes: row.scopes,
+    resources: row.resources ?? undefined,
+    referenceId: row.referenceId ?? undefined,
+  });
   const payload = Object.fromEntries(
     Object.entries({
+      ...custom,
       active: true,
       iss: tokenIssuer(ctx),
       aud: audience && audience.length === 1 ? audience[0] : audience,

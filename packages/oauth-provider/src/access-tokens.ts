@@ -55,10 +55,14 @@ export async function createOpaqueAccessToken(
  * RFC 9068 JWT access token (`typ: at+jwt`), signed by the jwt plugin; used when the grant
  * names an audience (`resource`). Not stored: it is self-contained.
  */
-export async function createJwtAccessToken(ctx: AuthContext, input: AccessTokenInput & { audience: string | string[] }): Promise<string> {
+export async function createJwtAccessToken(
+  ctx: AuthContext,
+  input: AccessTokenInput & { audience: string | string[]; claims?: Record<string, unknown> },
+): Promise<string> {
   return getService(ctx, JWT_SIGNER).sign(
     Object.fromEntries(
       Object.entries({
+        ...input.claims,
         sub: input.user?.id ?? input.client.clientId,
         aud: input.audience,
         client_id: input.client.clientId,

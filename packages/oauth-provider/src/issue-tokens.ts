@@ -1,4 +1,5 @@
 import type { AuthContext, User } from "@latchkey/core";
+import { customAccessTokenClaims } from "./access-token-claims.js";
 import { createJwtAccessToken, createOpaqueAccessToken } from "./access-tokens.js";
 import { clientMetadata, registeredForRefresh } from "./clients.js";
 import { createIdToken } from "./id-token.js";
@@ -60,6 +61,9 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
     authorizationCodeId: grant.authorizationCodeId ?? undefined,
     requestedUserInfoClaims: claims,
   };
+  const jwtClaims = audience
+    ? await customAccessTokenClaims(ctx, options, { client, user, scopes, resources: grant.resources, referenceId: grant.referenceId ?? undefined })
+    : undefined;
   // One transaction for the stored rows (rotation guard, refresh token, access token): a
   // concurrent replay of the code that revokes "tokens already issued" sees all of them or
   // none, never a refresh row whose access token is still being written.
@@ -86,7 +90,7 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
         )
       : undefined;
     const accessToken = audience
-      ? await createJwtAccessToken(ctx, { ...accessInput, audience: audience.length === 1 ? audience[0]! : audience })
+      ? await createJwtAccessToken(ctx, { ...accessInput, audience: audience.length === 1 ? audience[0]! : audience, claims: jwtClaims })
       : await createOpaqueAccessToken(ctx, options, { ...accessInput, refreshId: refresh?.id }, trx);
     return { refresh, accessToken };
   });

@@ -93,6 +93,14 @@ export interface OAuthOptions {
   generateOpaqueAccessToken?: () => Promise<string> | string;
   /** Makes refresh tokens. @default 32 random letters */
   generateRefreshToken?: () => Promise<string> | string;
+  /** Extra access-token claims (JWT access tokens and introspection); RFC 9068 claims cannot be replaced. */
+  customAccessTokenClaims?: (info: {
+    user?: User | undefined;
+    scopes: string[];
+    resources?: string[] | undefined;
+    referenceId?: string | undefined;
+    metadata: unknown;
+  }) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Extra ID token claims; protocol claims cannot be replaced. */
   customIdTokenClaims?: (info: { user: User; scopes: string[]; metadata: unknown }) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Extra userinfo claims (may replace any but `sub`). */
@@ -149,7 +157,7 @@ const UNSUPPORTED = [
   "disableJwtPlugin", "pairwiseSecret", "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
   "dpop", "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
-  "formatRefreshToken", "scopeExpirations", "customAccessTokenClaims", "selectAccount", "signup", "postLogin",
+  "formatRefreshToken", "scopeExpirations", "selectAccount", "signup", "postLogin",
 "clientRegistrationClientSecretExpiration", "assertionMaxLifetime",
 ] as const;
 

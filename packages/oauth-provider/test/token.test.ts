@@ -190,3 +190,30 @@ describe("refresh replay window (refreshTokenReuseInterval)", () => {
     expect(next.status).toBe(200);
   });
 });
+
+describe("customAccessTokenClaims", () => {
+  it("adds claims to JWT access tokens and to introspection of opaque ones; reserved names are dropped", async () => {
+    const t = await providerInstance({
+      customAccessTokenClaims: ({ user, scopes }) => ({ tenant: "acme", email_seen: user?.email, count: scopes.length, sub: "forged", iss: "forged" }),
+    });
+    try {
+      const browser = await signedIn(t);
+      const c = await adminClient(t);
+      const basic = { id: c.client_id, secret: c.client_secret! };
+      const run = async (extra: Record<string, string>) => {
+        const { verifier, challenge } = await pkcePair();
+        const code = await authorizeCode(browser, c.client_id, challenge, extra);
+        return (await formPost(browser, "/oauth2/token", { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT }, basic)).json as { access_token: string };
+      };
+      const jwt = decodeJwt((await run({ resource: `${ISSUER}/oauth2/userinfo` })).access_token);
+      expect(jwt).toMatchObject({ tenant: "acme", email_seen: "ada@example.com", count: 4, iss: ISSUER });
+      expect(jwt.sub).not.toBe("forged");
+      const opaque = (await run({})).access_token;
+      const introspected = (await formPost(browser, "/oauth2/introspect", { token: opaque }, basic)).json as Record<string, unknown>;
+      expect(introspected).toMatchObject({ active: true, tenant: "acme", count: 4, iss: ISSUER });
+      expect(introspected.sub).not.toBe("forged");
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,6 +1,6 @@
-import { endpoint, type User } from "@latchkey/core";
+import { endpoint, type EndpointContext, type User } from "@latchkey/core";
 import { checkAccessToken } from "../access-token-check.js";
-import { oauthError } from "../oauth-error.js";
+import { NO_STORE, oauthError, withNoStore } from "../oauth-error.js";
 import { SCOPE_CLAIMS, type ResolvedOAuthOptions } from "../options.js";
 
 const INVALID_TOKEN = "Invalid access token";
@@ -41,26 +41,39 @@ function presentedToken(headers: Headers, method: string, body: unknown): string
   return fromHeader ?? fromBody;
 }
 
-/** OIDC Core §5.3: the signed-in user's claims for an active access token with `openid`. */
+/** The claims answered for the presented token (OIDC Core §5.3.2). */
+async function claimsFor(ctx: EndpointContext, options: ResolvedOAuthOptions): Promise<Record<string, unknown>> {
+  const token = presentedToken(ctx.headers, ctx.method, ctx.body);
+  if (!token) throw oauthError("UNAUTHORIZED", "invalid_request", "access token not found");
+  const { payload, requestedUserInfoClaims } = await checkAccessToken(ctx.context, options, token);
+  if (!payload.active) throw oauthError("UNAUTHORIZED", "invalid_token", INVALID_TOKEN, { "WWW-Authenticate": CHALLENGE });
+  const scopes = typeof payload.scope === "string" ? payload.scope.split(" ") : [];
+  if (!scopes.includes("openid")) throw oauthError("BAD_REQUEST", "invalid_scope", "Missing required scope");
+  const user = typeof payload.sub === "string" ? await ctx.context.internalAdapter.findUserById(payload.sub) : null;
+  if (!user) throw oauthError("BAD_REQUEST", "invalid_request", "user not found");
+  const base = standardClaims(user, scopes, requestedUserInfoClaims);
+  const custom = options.customUserInfoClaims
+    ? await options.customUserInfoClaims({ user, scopes, jwt: payload, requestedClaims: requestedUserInfoClaims })
+    : {};
+  const extra = Object.fromEntries(Object.entries(custom ?? {}).filter(([, value]) => value !== undefined));
+  return { ...base, ...extra, sub: base.sub };
+}
+
+/**
+ * OIDC Core §5.3: the signed-in user's claims for an active access token with `openid`.
+ * Answers, errors included, are `no-store` (personal data), as the reference's.
+ */
 export function userInfoEndpoint(options: ResolvedOAuthOptions) {
   return endpoint(
     "/oauth2/userinfo",
     { method: ["GET", "POST"], allowedMediaTypes: ["application/x-www-form-urlencoded", "application/json"] },
     async (ctx) => {
-      const token = presentedToken(ctx.headers, ctx.method, ctx.body);
-      if (!token) throw oauthError("UNAUTHORIZED", "invalid_request", "access token not found");
-      const { payload, requestedUserInfoClaims } = await checkAccessToken(ctx.context, options, token);
-      if (!payload.active) throw oauthError("UNAUTHORIZED", "invalid_token", INVALID_TOKEN, { "WWW-Authenticate": CHALLENGE });
-      const scopes = typeof payload.scope === "string" ? payload.scope.split(" ") : [];
-      if (!scopes.includes("openid")) throw oauthError("BAD_REQUEST", "invalid_scope", "Missing required scope");
-      const user = typeof payload.sub === "string" ? await ctx.context.internalAdapter.findUserById(payload.sub) : null;
-      if (!user) throw oauthError("BAD_REQUEST", "invalid_request", "user not found");
-      const base = standardClaims(user, scopes, requestedUserInfoClaims);
-      const custom = options.customUserInfoClaims
-        ? await options.customUserInfoClaims({ user, scopes, jwt: payload, requestedClaims: requestedUserInfoClaims })
-        : {};
-      const extra = Object.fromEntries(Object.entries(custom ?? {}).filter(([, value]) => value !== undefined));
-      return { ...base, ...extra, sub: base.sub };
+      for (const [name, value] of Object.entries(NO_STORE)) ctx.setHeader(name, value);
+      try {
+        return await claimsFor(ctx, options);
+      } catch (error) {
+        throw withNoStore(error);
+      }
     },
   );
 }
