@@ -1,0 +1,129 @@
+import { getService, type AuthContext } from "@latchkey/core";
+import { JWT_SIGNER } from "@latchkey/jwt";
+import { decodeProtectedHeader } from "jose";
+import { customAccessTokenClaims } from "./access-token-claims.js";
+import { findClient } from "./clients.js";
+import { tokenIssuer, userInfoURL } from "./issuer.js";
+import type { ResolvedOAuthOptions } from "./options.js";
+import type { OAuthAccessTokenRow, OAuthRefreshTokenRow } from "./schema.js";
+import { storedToken, stripPrefix } from "./token-hash.js";
+
+/** An RFC 7662 §2.2 answer plus the userinfo claims an opaque token remembers. */
+export interface TokenCheck {
+  payload: Record<string, unknown> & { active: boolean };
+  requestedUserInfoClaims: string[];
+}
+
+const INACTIVE: TokenCheck = { payload: { active: false }, requestedUserInfoClaims: [] };
+
+/** Whether the session a token is bound to still lives (a token of an ended session is inactive, spec States). */
+async function sessionAlive(ctx: AuthContext, sessionId: unknown): Promise<boolean> {
+  if (typeof sessionId !== "string" || !sessionId) return true;
+  const session = await ctx.adapter.findOne<{ expiresAt: Date }>({ model: "session", where: [{ field: "id", value: sessionId }] });
+  return Boolean(session && new Date(session.expiresAt).getTime() >= Date.now());
+}
+
+/** `null` when `token` is no JWT at all (so it may be an opaque one); else its check. */
+async function checkJwt(ctx: AuthContext, token: string, callerId: string | undefined): Promise<TokenCheck | null> {
+  try {
+    decodeProtectedHeader(token);
+  } catch {
+    return null;
+  }
+  const signer = getService(ctx, JWT_SIGNER);
+  const payload = await signer.verify(token, { issuer: tokenIssuer(ctx), audience: [userInfoURL(ctx)] });
+  if (!payload?.azp || typeof payload.azp !== "string") return INACTIVE;
+  // Only the userinfo audience is known until resource servers land: other audiences are refused.
+  const audiences = [payload.aud].flat().filter((aud): aud is string => typeof aud === "string");
+  if (audiences.some((aud) => aud !== userInfoURL(ctx))) return INACTIVE;
+  const client = await findClient(ctx, payload.azp);
+  if (!client || client.disabled) return INACTIVE;
+  if (callerId && callerId !== payload.azp) return INACTIVE;
+  if (!(await sessionAlive(ctx, payload.sid))) return INACTIVE;
+  return { payload: { ...payload, client_id: payload.azp, active: true, token_type: "Bearer" }, requestedUserInfoClaims: [] };
+}
+
+/**
+ * Checks an access token, JWT first, then opaque (hash lookup): `{ active: false }` when it is
+ * unknown, expired, revoked, of a disabled client, of an ended session, or (with `callerId`)
+ * issued to another client (RFC 7662 §4: the answer does not tell which).
+ */
+export async function checkAccessToken(
+  ctx: AuthContext,
+  options: ResolvedOAuthOptions,
+  token: string,
+  callerId?: string,
+): Promise<TokenCheck> {
+  const jwt = await checkJwt(ctx, token, callerId);
+  if (jwt) return jwt;
+  const plain = stripPrefix(token, options.prefix?.opaqueAccessToken);
+  if (plain === null) return INACTIVE;
+  const row = await ctx.adapter.findOne<OAuthAccessTokenRow & Record<string, unknown>>({
+    model: "oauthAccessToken",
+    where: [{ field: "token", value: await storedToken(options, plain, "access_token") }],
+  });
+  if (!row || !row.expiresAt || new Date(row.expiresAt).getTime() < Date.now() || row.revoked) return INACTIVE;
+  const client = await findClient(ctx, row.clientId);
+  if (!client || client.disabled) return INACTIVE;
+  if (callerId && callerId !== row.clientId) return INACTIVE;
+  if (!(await sessionAlive(ctx, row.sessionId))) return INACTIVE;
+  const audience = row.resources?.length
+    ? [...new Set(row.scopes.includes("openid") ? [...row.resources, userInfoURL(ctx)] : row.resources)]
+    : undefined;
+  const user = options.customAccessTokenClaims && row.userId ? await ctx.internalAdapter.findUserById(row.userId) : null;
+  const custom = await customAccessTokenClaims(ctx, options, {
+    client,
+    user: user ?? undefined,
+    scopes: row.scopes,
+    resources: row.resources ?? undefined,
+    referenceId: row.referenceId ?? undefined,
+  });
+  const payload = Object.fromEntries(
+    Object.entries({
+      ...custom,
+      active: true,
+      iss: tokenIssuer(ctx),
+      aud: audience && audience.length === 1 ? audience[0] : audience,
+      client_id: row.clientId,
+      azp: row.clientId,
+      sub: row.userId ?? undefined,
+      sid: row.sessionId ?? undefined,
+      exp: Math.floor(new Date(row.expiresAt).getTime() / 1000),
+      iat: Math.floor(new Date(row.createdAt).getTime() / 1000),
+      scope: row.scopes.join(" "),
+      token_type: "Bearer",
+    }).filter(([, value]) => value !== undefined),
+  ) as TokenCheck["payload"];
+  return { payload, requestedUserInfoClaims: row.requestedUserInfoClaims ?? [] };
+}
+
+/** RFC 7662 for a refresh token: active only for the client it was issued to. Null when unknown. */
+export async function checkRefreshToken(
+  ctx: AuthContext,
+  options: ResolvedOAuthOptions,
+  token: string,
+  callerId: string,
+): Promise<Record<string, unknown> | null> {
+  const plain = stripPrefix(token, options.prefix?.refreshToken);
+  if (plain === null) return null;
+  const row = await ctx.adapter.findOne<OAuthRefreshTokenRow & Record<string, unknown>>({
+    model: "oauthRefreshToken",
+    where: [{ field: "token", value: await storedToken(options, plain, "refresh_token") }],
+  });
+  if (!row) return null;
+  if (row.clientId !== callerId || new Date(row.expiresAt).getTime() < Date.now() || row.revoked) return { active: false };
+  const alive = await sessionAlive(ctx, row.sessionId);
+  return Object.fromEntries(
+    Object.entries({
+      active: true,
+      client_id: callerId,
+      iss: tokenIssuer(ctx),
+      sub: row.userId,
+      sid: alive ? (row.sessionId ?? undefined) : undefined,
+      exp: Math.floor(new Date(row.expiresAt).getTime() / 1000),
+      iat: Math.floor(new Date(row.createdAt).getTime() / 1000),
+      scope: row.scopes.join(" "),
+      token_type: "Bearer",
+    }).filter(([, value]) => value !== undefined),
+  );
+}

@@ -1,0 +1,62 @@
+import { base64UrlEncode, getService, utf8Encode, type AuthContext, type User } from "@latchkey/core";
+import { JWT_SIGNER } from "@latchkey/jwt";
+import { clientMetadata } from "./clients.js";
+import { jwtOptions, tokenIssuer } from "./issuer.js";
+import type { ResolvedOAuthOptions } from "./options.js";
+import type { OAuthClientRow } from "./schema.js";
+
+/** Claims the provider owns in an ID token; `customIdTokenClaims` cannot set them (spec rule 2). */
+const RESERVED = new Set([
+  "iss", "sub", "aud", "exp", "nbf", "iat", "jti", "auth_time", "nonce", "acr", "amr", "azp", "sid", "at_hash", "c_hash", "s_hash",
+]);
+
+/**
+ * OIDC Core §3.1.3.6 `at_hash`: the left half of the access token's hash under the hash of the
+ * ID token's algorithm (SHA-512 for EdDSA/Ed25519, as the reference and RFC 8037 usage do).
+ */
+export async function accessTokenHash(token: string, alg: string): Promise<string> {
+  const hash = alg === "EdDSA" || alg.endsWith("512") ? "SHA-512" : alg.endsWith("384") ? "SHA-384" : "SHA-256";
+  const digest = new Uint8Array(await crypto.subtle.digest(hash, utf8Encode(token)));
+  return base64UrlEncode(digest.slice(0, digest.length / 2));
+}
+
+/** What an ID token is issued for. */
+export interface IdTokenInput {
+  user: User;
+  client: OAuthClientRow;
+  scopes: string[];
+  nonce?: string | undefined;
+  sessionId?: string | undefined;
+  authTime?: Date | undefined;
+  accessToken: string;
+}
+
+/**
+ * An ID token signed with the jwt plugin's current key. Spec rule 2: protocol claims only,
+ * `acr` "0", no profile or email claims (those come from userinfo); `sid` only for clients
+ * that take part in logout.
+ */
+export async function createIdToken(ctx: AuthContext, options: ResolvedOAuthOptions, input: IdTokenInput): Promise<string> {
+  const iat = Math.floor(Date.now() / 1000);
+  const alg = jwtOptions(ctx)?.keyPairConfig.alg ?? "EdDSA";
+  const custom = options.customIdTokenClaims
+    ? await options.customIdTokenClaims({ user: input.user, scopes: input.scopes, metadata: clientMetadata(input.client) })
+    : {};
+  const extra = Object.fromEntries(Object.entries(custom ?? {}).filter(([name, value]) => !RESERVED.has(name) && value !== undefined));
+  const emitSid = Boolean(input.client.enableEndSession || input.client.backchannelLogoutUri);
+  const payload = {
+    auth_time: input.authTime ? Math.floor(input.authTime.getTime() / 1000) : undefined,
+    acr: "0",
+    ...extra,
+    at_hash: await accessTokenHash(input.accessToken, alg),
+    iss: tokenIssuer(ctx),
+    sub: input.user.id,
+    aud: input.client.clientId,
+    nonce: input.nonce,
+    iat,
+    exp: iat + options.idTokenExpiresIn,
+    sid: emitSid ? input.sessionId : undefined,
+  };
+  const claims = Object.fromEntries(Object.entries(payload).filter(([, value]) => value !== undefined));
+  return getService(ctx, JWT_SIGNER).sign(claims);
+}

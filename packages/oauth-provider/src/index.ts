@@ -1,0 +1,107 @@
+import type { LatchkeyPlugin, PluginRateLimitRule } from "@latchkey/core";
+import { authorizationServerMetadata, openIdConfiguration } from "./metadata.js";
+import { resolveOAuthOptions, type OAuthOptions, type ResolvedOAuthOptions } from "./options.js";
+import { adminCreateClientEndpoint } from "./routes/admin-create-client.js";
+import { authorizeEndpoint } from "./routes/authorize.js";
+import { consentEndpoint } from "./routes/consent.js";
+import { deleteConsentEndpoint, getConsentEndpoint, getConsentsEndpoint, updateConsentEndpoint } from "./routes/consents.js";
+import {
+  deleteClientEndpoint,
+  getClientEndpoint,
+  getClientsEndpoint,
+  getPublicClientEndpoint,
+  getPublicClientPreloginEndpoint,
+  rotateSecretEndpoint,
+} from "./routes/clients.js";
+import { createClientEndpoint } from "./routes/create-client.js";
+import { introspectEndpoint } from "./routes/introspect.js";
+import { registerEndpoint } from "./routes/register.js";
+import { revokeEndpoint } from "./routes/revoke.js";
+import { tokenEndpoint } from "./routes/token.js";
+import { updateClientEndpoint } from "./routes/update-client.js";
+import { userInfoEndpoint } from "./routes/userinfo.js";
+import { serverMetadataEndpoints } from "./routes/metadata.js";
+import { resumeHooks } from "./resume-hooks.js";
+import { oauthProviderSchema } from "./schema.js";
+import { wellKnownHandler } from "./well-known.js";
+
+export type { ClientAction, GrantType, OAuthOptions, OAuthRateLimitRule, StoreClientSecretOption, StoreTokensOption, StoredTokenType } from "./options.js";
+export type { OAuthAccessTokenRow, OAuthClientRow, OAuthConsentRow, OAuthRefreshTokenRow } from "./schema.js";
+export { authorizationServerMetadata, openIdConfiguration };
+
+function endpoints(options: ResolvedOAuthOptions) {
+  return {
+    oauth2Authorize: authorizeEndpoint(options),
+    oauth2Consent: consentEndpoint(options),
+    oauth2Token: tokenEndpoint(options),
+    oauth2Introspect: introspectEndpoint(options),
+    oauth2Revoke: revokeEndpoint(options),
+    oauth2UserInfo: userInfoEndpoint(options),
+    registerOAuthClient: registerEndpoint(options),
+    createOAuthClient: createClientEndpoint(options),
+    adminCreateOAuthClient: adminCreateClientEndpoint(options),
+    getOAuthClient: getClientEndpoint(options),
+    getOAuthClientPublic: getPublicClientEndpoint(),
+    getOAuthClientPublicPrelogin: getPublicClientPreloginEndpoint(options),
+    getOAuthClients: getClientsEndpoint(options),
+    updateOAuthClient: updateClientEndpoint(options),
+    rotateClientSecret: rotateSecretEndpoint(options),
+    deleteOAuthClient: deleteClientEndpoint(options),
+    getOAuthConsent: getConsentEndpoint(),
+    getOAuthConsents: getConsentsEndpoint(),
+    updateOAuthConsent: updateConsentEndpoint(options),
+    deleteOAuthConsent: deleteConsentEndpoint(),
+    ...serverMetadataEndpoints(options),
+  };
+}
+
+/** The endpoints `oauthProvider()` adds, by `auth.api` name. */
+export type OAuthProviderEndpoints = ReturnType<typeof endpoints>;
+
+/** The plugin object `oauthProvider()` returns. */
+export interface OAuthProviderPlugin extends LatchkeyPlugin<"oauth-provider", OAuthProviderEndpoints> {
+  id: "oauth-provider";
+  options: ResolvedOAuthOptions;
+}
+
+const RATE_LIMITS = { token: 20, authorize: 30, introspect: 100, revoke: 30, register: 5, userinfo: 60 } as const;
+
+/** Per-route limits (60 s windows by default), each configurable or off. */
+function rateLimits(options: ResolvedOAuthOptions): PluginRateLimitRule[] {
+  return Object.entries(RATE_LIMITS).flatMap(([name, max]) => {
+    const rule = options.rateLimit?.[name as keyof typeof RATE_LIMITS];
+    if (rule === false) return [];
+    const path = `/oauth2/${name}`;
+    return [{ window: rule?.window ?? 60, max: rule?.max ?? max, pathMatcher: (candidate: string) => candidate === path }];
+  });
+}
+
+/**
+ * An OAuth 2.1 authorization server and OpenID provider: authorization code with PKCE,
+ * refresh-token rotation, client credentials, dynamic registration, introspection,
+ * revocation, userinfo and discovery, storing clients, tokens and consents as Better Auth's
+ * `@better-auth/oauth-provider` does. ID tokens are signed by the `jwt()` plugin.
+ *
+ * @example
+ * const auth = createAuth({ ...options, plugins: [jwt(), oauthProvider({ loginPage: "/sign-in", consentPage: "/consent" })] });
+ */
+export function oauthProvider(options: OAuthOptions): OAuthProviderPlugin {
+  const resolved = resolveOAuthOptions(options);
+  return {
+    id: "oauth-provider",
+    requires: ["jwt"],
+    schema: oauthProviderSchema,
+    endpoints: endpoints(resolved),
+    rateLimit: rateLimits(resolved),
+    hooks: resumeHooks(resolved),
+    init: (ctx) => {
+      // Tokens are bound to session rows (their ids are read back at the token endpoint and by
+      // introspection), so sessions must also live in the database, as the reference requires.
+      if (ctx.options.secondaryStorage && !ctx.options.session?.storeSessionInDatabase) {
+        throw new TypeError("oauthProvider: with secondaryStorage, session.storeSessionInDatabase must be true");
+      }
+    },
+    onRequest: wellKnownHandler(resolved),
+    options: resolved,
+  };
+}

@@ -1,0 +1,63 @@
+import type { AuthContext } from "@latchkey/core";
+import { issuerOf, jwtOptions } from "./issuer.js";
+import type { ResolvedOAuthOptions } from "./options.js";
+
+/** RFC 7523 algorithms a client assertion may use (advertised as the reference does). */
+const ASSERTION_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+/** RFC 9449 §5.1 algorithms a DPoP proof may use (advertised as the reference does). */
+const DPOP_ALGORITHMS = ["EdDSA", "ES256", "ES512", "PS256", "RS256"];
+const CONFIDENTIAL_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt"];
+
+/** RFC 8414 §2 authorization-server metadata, member for member the reference's document. */
+export function authorizationServerMetadata(ctx: AuthContext, options: ResolvedOAuthOptions): Record<string, unknown> {
+  const base = ctx.baseURL;
+  const jwt = jwtOptions(ctx);
+  return {
+    scopes_supported: options.advertisedMetadata?.scopes_supported ?? options.scopes,
+    issuer: issuerOf(ctx),
+    authorization_endpoint: `${base}/oauth2/authorize`,
+    token_endpoint: `${base}/oauth2/token`,
+    jwks_uri: `${base}${jwt?.jwksPath ?? "/jwks"}`,
+    registration_endpoint: options.allowDynamicClientRegistration ? `${base}/oauth2/register` : undefined,
+    introspection_endpoint: `${base}/oauth2/introspect`,
+    revocation_endpoint: `${base}/oauth2/revoke`,
+    response_types_supported: options.grantTypes.includes("authorization_code") ? ["code"] : [],
+    response_modes_supported: ["query"],
+    grant_types_supported: options.grantTypes,
+    token_endpoint_auth_methods_supported: [
+      ...(options.allowUnauthenticatedClientRegistration ? ["none"] : []),
+      ...CONFIDENTIAL_METHODS,
+    ],
+    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
+    introspection_endpoint_auth_methods_supported: CONFIDENTIAL_METHODS,
+    introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
+    revocation_endpoint_auth_methods_supported: CONFIDENTIAL_METHODS,
+    revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
+    code_challenge_methods_supported: ["S256"],
+    authorization_response_iss_parameter_supported: true,
+    dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
+  };
+}
+
+/** OpenID Connect Discovery 1.0 §3: the AS metadata plus the OpenID members. */
+export function openIdConfiguration(ctx: AuthContext, options: ResolvedOAuthOptions): Record<string, unknown> {
+  return {
+    ...authorizationServerMetadata(ctx, options),
+    claims_supported: options.advertisedMetadata?.claims_supported ?? options.claims,
+    claims_parameter_supported: true,
+    userinfo_endpoint: `${ctx.baseURL}/oauth2/userinfo`,
+    subject_types_supported: ["public"],
+    acr_values_supported: ["0"],
+    id_token_signing_alg_values_supported: [jwtOptions(ctx)?.keyPairConfig.alg ?? "EdDSA"],
+    end_session_endpoint: `${ctx.baseURL}/oauth2/end-session`,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+    prompt_values_supported: ["login", "consent", "create", "select_account", "none"],
+  };
+}
+
+/** The document a well-known request gets: the OpenID one whenever `openid` is a scope. */
+export const discoveryDocument = (ctx: AuthContext, options: ResolvedOAuthOptions): Record<string, unknown> =>
+  options.scopes.includes("openid") ? openIdConfiguration(ctx, options) : authorizationServerMetadata(ctx, options);

@@ -1,0 +1,153 @@
+import { generateRandomString, type AuthContext } from "@latchkey/core";
+import { clientToWire } from "./client-wire.js";
+import { noStoreError } from "./oauth-error.js";
+import type { ResolvedOAuthOptions } from "./options.js";
+import { assertRegistrableRedirectUri } from "./redirect-uri.js";
+import type { ClientMetadata } from "./registration-body.js";
+import type { OAuthClientRow } from "./schema.js";
+import { storedClientSecret } from "./token-hash.js";
+import { quoted } from "./echo.js";
+
+/** Where a registration comes from: RFC 7591 dynamic registration, or a signed-in user's `create-client`. */
+export type RegistrationSource = "dynamic" | "managed";
+
+const METHODS = new Set(["none", "client_secret_basic", "client_secret_post"]);
+const invalid = (description: string) => noStoreError("BAD_REQUEST", "invalid_client_metadata", description);
+
+/** Scopes a dynamically registered client is stored with: the default set plus the allowed extras. */
+const registrationScopes = (options: ResolvedOAuthOptions): string[] => [
+  ...new Set([...(options.clientRegistrationDefaultScopes ?? options.scopes), ...(options.clientRegistrationAllowedScopes ?? [])]),
+];
+
+/** RFC 7591 §2 defaults: `client_secret_basic`, `web`, the `authorization_code` grant with `code`. */
+export function withDefaults(metadata: ClientMetadata): ClientMetadata & { grant_types: string[] } {
+  const grants = metadata.grant_types ?? ["authorization_code"];
+  return {
+    ...metadata,
+    token_endpoint_auth_method: metadata.token_endpoint_auth_method ?? "client_secret_basic",
+    application_type: metadata.application_type ?? "web",
+    grant_types: grants,
+    response_types: metadata.response_types ?? (grants.includes("authorization_code") ? ["code"] : undefined),
+  };
+}
+
+/** The reference's metadata checks, in its order (RFC 7591 §2, spec rule 5). */
+export function checkMetadata(options: ResolvedOAuthOptions, client: ReturnType<typeof withDefaults>, source: RegistrationSource): void {
+  const method = client.token_endpoint_auth_method!;
+  // private_key_jwt is not served yet: refusing it beats a client that can never authenticate.
+  if (!METHODS.has(method)) throw invalid(`unsupported token_endpoint_auth_method ${quoted(method)}`);
+  const type = client.application_type!;
+  if (type !== "web" && type !== "native") throw invalid("application_type must be web or native");
+  const grants = client.grant_types;
+  if (grants.includes("authorization_code") && !client.redirect_uris?.length) {
+    throw noStoreError("BAD_REQUEST", "invalid_redirect_uri", "Redirect URIs are required for authorization_code and implicit grant types");
+  }
+  try {
+    for (const uri of client.redirect_uris ?? []) assertRegistrableRedirectUri(uri, type);
+  } catch (error) {
+    throw error instanceof Error && "body" in error ? noStoreError("BAD_REQUEST", "invalid_redirect_uri", String((error as { body: { error_description: string } }).body.error_description)) : error;
+  }
+  for (const grant of grants) if (!options.grantTypes.includes(grant as never)) throw invalid(`unsupported grant_type ${quoted(grant)}`);
+  const responses = client.response_types ?? [];
+  if (responses.some((type) => type !== "code")) throw invalid("response_types must be one of: code");
+  if (grants.includes("authorization_code") && !responses.includes("code")) {
+    throw invalid("When 'authorization_code' grant type is used, 'code' response type must be included");
+  }
+  if (!grants.includes("authorization_code") && responses.includes("code")) {
+    throw invalid("When 'code' response type is used, 'authorization_code' grant type must be included");
+  }
+  if (client.subject_type !== undefined) {
+    if (client.subject_type !== "public" && client.subject_type !== "pairwise") throw invalid('subject_type must be "public" or "pairwise"');
+    if (client.subject_type === "pairwise") throw invalid("pairwise subject_type requires server pairwiseSecret configuration");
+  }
+  const allowed = new Set(source === "dynamic" ? registrationScopes(options) : options.scopes);
+  for (const scope of (client.scope ?? "").split(" ").filter(Boolean)) {
+    if (!allowed.has(scope)) throw noStoreError("BAD_REQUEST", "invalid_scope", `cannot request scope ${quoted(scope)}`);
+  }
+  if (client.jwks && client.jwks_uri) throw invalid("jwks and jwks_uri are mutually exclusive");
+  if (client.backchannel_logout_uri !== undefined) throw invalid("backchannel_logout_uri is not supported yet");
+  if (client.resources?.length) {
+    throw noStoreError("BAD_REQUEST", "invalid_target", `requested resource ${quoted(client.resources[0]!)} is not allowed for client registration`);
+  }
+}
+
+/** The columns of the metadata members present (RFC 7591 wire names → the reference's columns). */
+export function metadataColumns(metadata: ClientMetadata): Record<string, unknown> {
+  const columns: Record<string, unknown> = {
+    name: metadata.client_name,
+    uri: metadata.client_uri,
+    icon: metadata.logo_uri,
+    contacts: metadata.contacts,
+    tos: metadata.tos_uri,
+    policy: metadata.policy_uri,
+    softwareId: metadata.software_id,
+    softwareVersion: metadata.software_version,
+    softwareStatement: metadata.software_statement,
+    redirectUris: metadata.redirect_uris,
+    postLogoutRedirectUris: metadata.post_logout_redirect_uris,
+    tokenEndpointAuthMethod: metadata.token_endpoint_auth_method,
+    grantTypes: metadata.grant_types,
+    responseTypes: metadata.response_types,
+    jwks: metadata.jwks ? JSON.stringify(metadata.jwks) : undefined,
+    jwksUri: metadata.jwks_uri,
+    applicationType: metadata.application_type,
+    dpopBoundAccessTokens: metadata.dpop_bound_access_tokens,
+    subjectType: metadata.subject_type,
+  };
+  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+}
+
+/** Settings only a server-side (admin) registration may choose. */
+export interface OperatorSettings {
+  clientCredentialsScopes?: string[] | undefined;
+  skipConsent?: boolean | undefined;
+  requirePKCE?: boolean | undefined;
+  enableEndSession?: boolean | undefined;
+}
+
+/** Who owns the new client. */
+export interface RegistrationOwner {
+  userId?: string | undefined;
+  /** Owner named by an initial access token (an organisation, a tenant). */
+  referenceId?: string | undefined;
+}
+
+/**
+ * Validates, stores and answers a registration (RFC 7591 §3.2.1): the secret is generated for
+ * confidential clients only, stored hashed, and shown once in the answer (with its prefix).
+ */
+export async function registerClient(
+  ctx: AuthContext,
+  options: ResolvedOAuthOptions,
+  metadata: ClientMetadata,
+  source: RegistrationSource,
+  owner: RegistrationOwner,
+  operator: OperatorSettings = {},
+): Promise<Record<string, unknown>> {
+  const scoped = source === "dynamic" && !metadata.scope ? { ...metadata, scope: (options.clientRegistrationDefaultScopes ?? options.scopes).join(" ") } : metadata;
+  const client = withDefaults(scoped);
+  checkMetadata(options, client, source);
+  const isPublic = client.token_endpoint_auth_method === "none";
+  const secret = isPublic ? undefined : options.generateClientSecret?.() || generateRandomString(32, "a-z", "A-Z");
+  const requirePKCE = operator.requirePKCE ?? (source === "dynamic" && !isPublic && options.clientRegistrationRequirePKCE === false ? false : undefined);
+  const scopes = source === "dynamic" ? registrationScopes(options) : client.scope?.split(" ").filter(Boolean);
+  const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const row = await ctx.internalAdapter.create<OAuthClientRow>("oauthClient", {
+    clientId: options.generateClientId?.() ?? generateRandomString(32, "a-z", "A-Z"),
+    clientSecret: secret ? await storedClientSecret(options, secret) : undefined,
+    scopes,
+    userId: owner.referenceId ? undefined : owner.userId,
+    referenceId: owner.referenceId,
+    createdAt: now,
+    updatedAt: now,
+    ...metadataColumns(client),
+    redirectUris: client.redirect_uris ?? [],
+    requirePKCE,
+    clientCredentialsScopes: isPublic ? [] : (operator.clientCredentialsScopes ?? []),
+    skipConsent: operator.skipConsent,
+    enableEndSession: operator.enableEndSession,
+    clientDiscoveryId: null,
+  });
+  if (!row) throw noStoreError("BAD_REQUEST", "invalid_client_metadata", "client not created");
+  return clientToWire(row, secret ? (options.prefix?.clientSecret ?? "") + secret : undefined);
+}

@@ -1,0 +1,41 @@
+import { endpoint, type EndpointContext } from "@latchkey/core";
+import { checkAccessToken, checkRefreshToken } from "../access-token-check.js";
+import { authenticateClient, presentedClient } from "../client-auth.js";
+import { NO_STORE, oauthError, withNoStore } from "../oauth-error.js";
+import type { ResolvedOAuthOptions } from "../options.js";
+import { readCredentialBody } from "./credential-body.js";
+
+/** The RFC 7662 §2.2 answer for one request. */
+async function introspect(ctx: EndpointContext, options: ResolvedOAuthOptions): Promise<Record<string, unknown>> {
+  const body = readCredentialBody(ctx.body);
+  const presented = presentedClient(ctx.headers, body);
+  if (!presented || !presented.secret) throw oauthError("UNAUTHORIZED", "invalid_client", "missing required credentials");
+  if (!body.token) throw oauthError("BAD_REQUEST", "invalid_request", "missing a required token for introspection");
+  const client = await authenticateClient(ctx.context, options, presented);
+  const hint = body.token_type_hint;
+  if (hint !== "refresh_token") {
+    const access = await checkAccessToken(ctx.context, options, body.token, client.clientId);
+    if (access.payload.active || hint === "access_token") return access.payload;
+  }
+  return (await checkRefreshToken(ctx.context, options, body.token, client.clientId)) ?? { active: false };
+}
+
+/**
+ * RFC 7662: a confidential client asks whether a token is active. Tokens of other clients,
+ * unknown, expired or revoked ones all answer `{ active: false }` (§2.2, §4). Answers, errors
+ * included, are `no-store`, as the reference's.
+ */
+export function introspectEndpoint(options: ResolvedOAuthOptions) {
+  return endpoint(
+    "/oauth2/introspect",
+    { method: "POST", allowedMediaTypes: ["application/x-www-form-urlencoded"] },
+    async (ctx) => {
+      for (const [name, value] of Object.entries(NO_STORE)) ctx.setHeader(name, value);
+      try {
+        return await introspect(ctx, options);
+      } catch (error) {
+        throw withNoStore(error);
+      }
+    },
+  );
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { oauthProvider, type OAuthOptions } from "../src/index.ts";
+
+const base: OAuthOptions = { loginPage: "/login", consentPage: "/consent" };
+
+describe("oauthProvider options", () => {
+  it("resolves the reference's defaults", () => {
+    const { options } = oauthProvider(base);
+    expect(options).toMatchObject({
+      scopes: ["openid", "profile", "email", "offline_access"],
+      grantTypes: ["authorization_code", "client_credentials", "refresh_token"],
+      codeExpiresIn: 600,
+      accessTokenExpiresIn: 3600,
+      m2mAccessTokenExpiresIn: 3600,
+      idTokenExpiresIn: 36000,
+      refreshTokenExpiresIn: 2592000,
+      refreshTokenReuseInterval: 0,
+      storeClientSecret: "hashed",
+      storeTokens: "hashed",
+    });
+  });
+
+  it("misconfiguration is a TypeError at start-up", () => {
+    expect(() => oauthProvider({ consentPage: "/c" } as OAuthOptions)).toThrow(TypeError);
+    expect(() => oauthProvider({ ...base, clientRegistrationAllowedScopes: ["admin"] })).toThrow("clientRegistrationAllowedScope admin not found in scopes");
+    expect(() => oauthProvider({ ...base, grantTypes: ["refresh_token"] })).toThrow("refresh_token grant requires authorization_code grant");
+    expect(() => oauthProvider({ ...base, accessTokenExpiresIn: -1 })).toThrow(TypeError);
+  });
+
+  it("a reference option that is not served yet is refused, never ignored", () => {
+    for (const extra of [{ pairwiseSecret: "x".repeat(32) }, { disableJwtPlugin: true }, { resources: ["https://api.example"] }, { storeClientSecret: "encrypted" }]) {
+      expect(() => oauthProvider({ ...base, ...(extra as object) })).toThrow(TypeError);
+    }
+  });
+
+  it("needs the jwt plugin", () => {
+    expect(oauthProvider(base).requires).toEqual(["jwt"]);
+  });
+});
