@@ -29,15 +29,21 @@ export interface PluginDiscovery {
  */
 export const REFERENCE_PLUGINS: Record<string, { from: string; factory: string }> = {
   admin: { from: "better-auth/plugins", factory: "admin" },
+  anonymous: { from: "better-auth/plugins", factory: "anonymous" },
   "api-key": { from: "@better-auth/api-key", factory: "apiKey" },
   bearer: { from: "better-auth/plugins", factory: "bearer" },
   "generic-oauth": { from: "better-auth/plugins", factory: "genericOAuth" },
+  "have-i-been-pwned": { from: "better-auth/plugins", factory: "haveIBeenPwned" },
   jwt: { from: "better-auth/plugins", factory: "jwt" },
   "last-login-method": { from: "better-auth/plugins", factory: "lastLoginMethod" },
   "multi-session": { from: "better-auth/plugins", factory: "multiSession" },
   "oauth-proxy": { from: "better-auth/plugins", factory: "oAuthProxy" },
   "one-tap": { from: "better-auth/plugins", factory: "oneTap" },
+  "one-time-token": { from: "better-auth/plugins", factory: "oneTimeToken" },
+  organization: { from: "better-auth/plugins", factory: "organization" },
+  "phone-number": { from: "better-auth/plugins", factory: "phoneNumber" },
   "two-factor": { from: "better-auth/plugins", factory: "twoFactor" },
+  username: { from: "better-auth/plugins", factory: "username" },
 };
 
 /**

@@ -22,14 +22,15 @@ describe("virtualModules", () => {
         factory: "bearer",
       },
       {
-        id: "organization",
-        packageName: "@latchkey/organization",
-        entry: "/repo/packages/organization/src/index.ts",
-        factory: "organization",
+        // A plugin the reference has no counterpart for (none exists yet: a made-up one).
+        id: "no-counterpart",
+        packageName: "@latchkey/no-counterpart",
+        entry: "/repo/packages/no-counterpart/src/index.ts",
+        factory: "noCounterpart",
       },
     ],
     skipped: [],
-    unmapped: ["organization"],
+    unmapped: ["no-counterpart"],
   };
   const modules = virtualModules(discovery);
 
@@ -39,13 +40,13 @@ describe("virtualModules", () => {
       'case "bearer": plugins.push((await import("/repo/packages/bearer/src/index.ts")).bearer()); break;',
     );
     expect(lazy).toContain(
-      'case "organization": plugins.push((await import("/repo/packages/organization/src/index.ts")).organization()); break;',
+      'case "no-counterpart": plugins.push((await import("/repo/packages/no-counterpart/src/index.ts")).noCounterpart()); break;',
     );
   });
 
   it("gives the reference only the plugins it has a counterpart for", () => {
     expect(modules["bench:reference-plugins"]).toContain('(await import("better-auth/plugins")).bearer()');
-    expect(modules["bench:reference-plugins"]).not.toContain("organization");
+    expect(modules["bench:reference-plugins"]).not.toContain("no-counterpart");
     expect(modules["bench:reference-all-plugins"]).toContain(
       'import { bearer as plugin0 } from "better-auth/plugins";',
     );
