@@ -7,6 +7,7 @@ import { renderInvitationPage } from "./pages/invitation.js";
 import { renderOrganizationsPage } from "./pages/organizations.js";
 import { renderOutboxPage } from "./pages/outbox.js";
 import { renderResetPasswordPage } from "./pages/reset-password.js";
+import { renderSignInPage } from "./pages/sign-in.js";
 
 /** The one thing the demo needs from an auth instance: its web-standard fetch handler. */
 export interface AuthHandler {
@@ -22,6 +23,7 @@ export function createDemoApp(auth: AuthHandler, outbox: Outbox): Hono {
   const app = new Hono();
   const pages = {
     "/": renderHomePage(),
+    "/sign-in": renderSignInPage(),
     "/outbox": renderOutboxPage(),
     "/organizations": renderOrganizationsPage(),
     "/invitation": renderInvitationPage(),

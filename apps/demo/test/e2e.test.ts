@@ -219,6 +219,86 @@ it("organizations: create one, invite through the outbox, the invitee accepts, a
   await invitee.close();
 }, 120_000);
 
+it("passwordless: a magic link from the outbox signs in, and so does a code mailed to the outbox", async () => {
+  const { demo, browser } = await setup();
+  const page = await browser.newPage();
+  const stamp = Date.now();
+  const [linked, coded] = [`link-${stamp}@example.com`, `code-${stamp}@example.com`];
+  await page.goto(`${demo.baseURL}/sign-in`);
+  await waitForSession(page, null);
+
+  await page.fill("#magic-link-email", linked);
+  await page.click("#magic-link button[type=submit]");
+  await page.waitForSelector("#magic-link-sent:not([hidden])");
+  await page.goto(`${demo.baseURL}/outbox`);
+  await page.locator(`#mails li[data-to="${linked}"][data-subject="Your sign-in link"] a`).click();
+  await page.waitForURL(`${demo.baseURL}/sign-in`);
+  await waitForSession(page, linked);
+  await page.click("#sign-out");
+  await waitForSession(page, null);
+
+  await page.fill("#otp-email", coded);
+  await page.click("#otp-send button[type=submit]");
+  await page.waitForSelector("#otp-verify:not([hidden])");
+  const outbox = await browser.newPage();
+  await outbox.goto(`${demo.baseURL}/outbox`);
+  const mail = outbox.locator(`#mails li[data-to="${coded}"]`, { hasText: "sign-in code" });
+  await mail.waitFor();
+  const code = (await mail.getAttribute("data-code")) ?? "";
+  expect(code).toMatch(/^\d{6}$/);
+  await outbox.close();
+  await page.fill("#otp-code", code === "000000" ? "111111" : "000000");
+  await page.click("#otp-verify button[type=submit]");
+  await page.locator("#error", { hasText: "Invalid OTP" }).waitFor();
+  await page.fill("#otp-code", code);
+  await page.click("#otp-verify button[type=submit]");
+  await waitForSession(page, coded);
+  await page.close();
+}, 120_000);
+
+it("a guest signs up and is replaced by the new account; a username signs up and signs in", async () => {
+  const { demo, browser } = await setup();
+  const page = await browser.newPage();
+  const stamp = Date.now();
+  await page.goto(`${demo.baseURL}/sign-in`);
+  await waitForSession(page, null);
+  await page.click("#guest button[type=submit]");
+  await page.waitForFunction(() => /"isAnonymous": true/.test(document.getElementById("session")?.textContent ?? ""));
+  const guest = await sessionUser(page);
+
+  const email = `former-guest-${stamp}@example.com`;
+  await page.click("nav a[href='/']");
+  await waitForSession(page, guest.email);
+  await signUp(page, email);
+  await waitForSession(page, email);
+  await expectAccounts(page, [email]);
+  expect(await sessionUser(page)).not.toMatchObject({ isAnonymous: true });
+  await page.click("#sign-out");
+  await waitForSession(page, null);
+
+  const name = `user_${stamp}`;
+  await page.click("nav a[href='/sign-in']");
+  await page.fill("#username-sign-up-name", "Username User");
+  await page.fill("#username-sign-up-email", `${name}@example.com`);
+  await page.fill("#username-sign-up-username", name);
+  await page.fill("#username-sign-up-password", "correct horse battery");
+  await page.locator("#username-available", { hasText: `${name} is available` }).waitFor();
+  await page.click("#username-sign-up button[type=submit]");
+  await waitForSession(page, `${name}@example.com`);
+  expect(await sessionUser(page)).toMatchObject({ username: name });
+  await page.click("#sign-out");
+  await waitForSession(page, null);
+
+  await page.fill("#username-sign-in-username", name);
+  await page.fill("#username-sign-in-password", "not the password");
+  await page.click("#username-sign-in button[type=submit]");
+  await page.locator("#error", { hasText: "Invalid username or password" }).waitFor();
+  await page.fill("#username-sign-in-password", "correct horse battery");
+  await page.click("#username-sign-in button[type=submit]");
+  await waitForSession(page, `${name}@example.com`);
+  await page.close();
+}, 120_000);
+
 async function signUp(page: Page, email: string): Promise<void> {
   await page.fill("#sign-up-name", email.split("@")[0] ?? email);
   await page.fill("#sign-up-email", email);
@@ -226,11 +306,17 @@ async function signUp(page: Page, email: string): Promise<void> {
   await page.click("#sign-up button[type=submit]");
 }
 
+interface SessionUser {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  isAnonymous?: boolean;
+  username?: string;
+}
+
 /** The user object the session box shows. */
-async function sessionUser(page: Page): Promise<{ id: string; email: string; emailVerified: boolean }> {
-  const session = JSON.parse((await page.textContent("#session")) ?? "null") as {
-    user: { id: string; email: string; emailVerified: boolean };
-  };
+async function sessionUser(page: Page): Promise<SessionUser> {
+  const session = JSON.parse((await page.textContent("#session")) ?? "null") as { user: SessionUser };
   return session.user;
 }
 

@@ -1,6 +1,7 @@
 /** The demo's pages, for the navigation bar: path and label. */
 const NAV: ReadonlyArray<readonly [path: string, label: string]> = [
   ["/", "Account"],
+  ["/sign-in", "Passwordless"],
   ["/organizations", "Organizations"],
   ["/outbox", "Outbox"],
 ];
