@@ -1,53 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRemoteJWKSet, jwtVerify } from "jose";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, expect, it } from "vitest";
-import { startDemo, type DemoProcess } from "./demo-process.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-// Without the background-networking flags Chromium keeps dialling out, which this closed network refuses.
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-let dataDir: string | undefined;
-let demo: DemoProcess | undefined;
-let browser: Browser | undefined;
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-// Setup happens inside the tests, not in beforeAll: a setup failure there would report the tests
-// as skipped, and a missing browser or a demo that does not start must count as a failure.
-let started: Promise<{ demo: DemoProcess; browser: Browser }> | undefined;
-function setup(): Promise<{ demo: DemoProcess; browser: Browser }> {
-  started ??= (async () => {
-    expect(
-      existsSync(CHROMIUM),
-      `${CHROMIUM} is missing: run \`node tools/scripts/ensure-chromium.mjs\``,
-    ).toBe(true);
-    dataDir = mkdtempSync(join(tmpdir(), "latchkey-demo-e2e-"));
-    demo = await startDemo({
-      DATABASE_URL: join(dataDir, "demo.db"),
-      AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123",
-    });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    return { demo, browser };
-  })();
-  return started;
-}
+import { addVirtualAuthenticator } from "@latchkey/test-support";
+import { expect, it } from "vitest";
+import { expectAccounts, sessionUser, setup, signUp, waitForSession } from "./e2e-browser.js";
+import { totpGenerator } from "./totp.js";
 
 it("signs up, signs out, signs in, and shows the server's message for a wrong password", async () => {
   const { demo, browser } = await setup();
@@ -299,61 +255,113 @@ it("a guest signs up and is replaced by the new account; a username signs up and
   await page.close();
 }, 120_000);
 
-async function signUp(page: Page, email: string): Promise<void> {
-  await page.fill("#sign-up-name", email.split("@")[0] ?? email);
-  await page.fill("#sign-up-email", email);
-  await page.fill("#sign-up-password", "correct horse battery");
-  await page.click("#sign-up button[type=submit]");
-}
+it("two-factor: enrols with a QR code, then signs in with a TOTP code, a backup code, and a trusted device", async () => {
+  const { demo, browser } = await setup();
+  const page = await browser.newPage();
+  const email = `totp-${Date.now()}@example.com`;
+  await page.goto(`${demo.baseURL}/`);
+  await signUp(page, email);
+  await waitForSession(page, email);
 
-interface SessionUser {
-  id: string;
-  email: string;
-  emailVerified: boolean;
-  isAnonymous?: boolean;
-  username?: string;
-}
+  await page.click("nav a[href='/security']");
+  await page.locator("#tf-status", { hasText: "off" }).waitFor();
+  await page.fill("#tf-enable-password", "not the password");
+  await page.click("#tf-enable button[type=submit]");
+  await page.locator("#error", { hasText: "Invalid password" }).waitFor();
+  await page.fill("#tf-enable-password", "correct horse battery");
+  await page.click("#tf-enable button[type=submit]");
+  await page.waitForSelector("#tf-setup:not([hidden])");
+  await page.waitForFunction(() => (document.getElementById("tf-qr") as HTMLImageElement).naturalWidth > 0);
+  expect(await page.getAttribute("#tf-qr", "src")).toMatch(/^data:image\/png;base64,/);
+  const uri = new URL((await page.textContent("#tf-uri")) ?? "");
+  expect(uri.protocol).toBe("otpauth:");
+  expect(uri.searchParams.get("issuer")).toBe("Latchkey demo");
+  const totp = totpGenerator(uri.searchParams.get("secret") ?? "");
+  const backupCodes = await page.locator("#tf-backup-codes li").allTextContents();
+  expect(backupCodes).toHaveLength(10);
 
-/** The user object the session box shows. */
-async function sessionUser(page: Page): Promise<SessionUser> {
-  const session = JSON.parse((await page.textContent("#session")) ?? "null") as { user: SessionUser };
-  return session.user;
-}
+  await page.fill("#tf-verify-code", totp.next());
+  await page.click("#tf-verify button[type=submit]");
+  await page.locator("#tf-status", { hasText: "on" }).waitFor();
+  expect(await page.isHidden("#error")).toBe(true);
 
-/** Waits until the accounts list holds exactly `emails` (in any order). */
-async function expectAccounts(page: Page, emails: string[]): Promise<void> {
-  await page.waitForFunction(
-    (expected) => {
-      const shown = [...document.querySelectorAll<HTMLElement>("#accounts li")].map((li) => li.dataset.email);
-      return shown.length === expected.length && expected.every((email) => shown.includes(email));
-    },
-    emails,
-    { timeout: 10_000 },
-  );
-}
+  // Each sign-in stops at the challenge page until a code is given.
+  const signInToChallenge = async (): Promise<void> => {
+    await page.goto(`${demo.baseURL}/`);
+    await waitForSession(page, email);
+    await page.click("#sign-out");
+    await waitForSession(page, null);
+    await page.fill("#sign-in-email", email);
+    await page.fill("#sign-in-password", "correct horse battery");
+    await page.click("#sign-in button[type=submit]");
+    await page.waitForURL(`${demo.baseURL}/two-factor`);
+  };
+  await signInToChallenge();
+  await page.fill("#tf-totp-code", "000000");
+  await page.click("#tf-totp button[type=submit]");
+  await page.locator("#error", { hasText: "Invalid code" }).waitFor();
+  await page.fill("#tf-totp-code", totp.next());
+  await page.click("#tf-totp button[type=submit]");
+  await page.waitForURL(`${demo.baseURL}/`);
+  await waitForSession(page, email);
 
-/** Waits until the session box shows `null`, or a session whose user has `email`. */
-async function waitForSession(page: Page, email: string | null): Promise<void> {
-  try {
-    await page.waitForFunction(
-      (expected) => {
-        const text = document.getElementById("session")?.textContent ?? "";
-        try {
-          const session = JSON.parse(text) as { user?: { email?: string } } | null;
-          return expected === null ? session === null : session?.user?.email === expected;
-        } catch {
-          return false;
-        }
-      },
-      email,
-      { timeout: 10_000 },
-    );
-  } catch (error) {
-    const shown = await page.textContent("#session");
-    const shownError = await page.textContent("#error");
-    throw new Error(
-      `session box never showed ${email ?? "null"}: session=${shown} error=${shownError}\n${demo?.output() ?? ""}`,
-      { cause: error },
-    );
-  }
-}
+  await signInToChallenge();
+  await page.fill("#tf-backup-code", backupCodes[0]!);
+  await page.click("#tf-backup button[type=submit]");
+  await page.waitForURL(`${demo.baseURL}/`);
+  await waitForSession(page, email);
+
+  // A used backup code is refused.
+  await signInToChallenge();
+  await page.fill("#tf-backup-code", backupCodes[0]!);
+  await page.click("#tf-backup button[type=submit]");
+  await page.locator("#error", { hasText: "Invalid backup code" }).waitFor();
+
+  // Trusting the device: the next sign-in skips the challenge.
+  await page.check("#tf-trust");
+  await page.fill("#tf-totp-code", totp.next());
+  await page.click("#tf-totp button[type=submit]");
+  await page.waitForURL(`${demo.baseURL}/`);
+  await waitForSession(page, email);
+  await page.click("#sign-out");
+  await waitForSession(page, null);
+  await page.fill("#sign-in-email", email);
+  await page.fill("#sign-in-password", "correct horse battery");
+  await page.click("#sign-in button[type=submit]");
+  await waitForSession(page, email);
+  expect(page.url()).toBe(`${demo.baseURL}/`);
+  await page.close();
+}, 120_000);
+
+it("passkeys: registers one with Chromium's virtual authenticator and signs in with it", async () => {
+  const { demo, browser } = await setup();
+  const page = await browser.newPage();
+  const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
+  const email = `passkey-${Date.now()}@example.com`;
+  await page.goto(`${demo.baseURL}/`);
+  await signUp(page, email);
+  await waitForSession(page, email);
+
+  await page.click("nav a[href='/security']");
+  await page.waitForSelector("#signed-in:not([hidden])");
+  await page.fill("#passkey-name", "Chromium");
+  await page.click("#add-passkey button[type=submit]");
+  await page.locator('#passkeys li[data-name="Chromium"]').waitFor();
+  const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(credentials).toHaveLength(1);
+
+  await page.click("nav a[href='/sign-in']");
+  await waitForSession(page, email);
+  await page.click("#sign-out");
+  await waitForSession(page, null);
+  await page.click("#passkey-sign-in button[type=submit]");
+  await waitForSession(page, email);
+  expect(await page.isHidden("#error")).toBe(true);
+  const after = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(after.credentials[0]!.signCount).toBeGreaterThan(credentials[0]!.signCount);
+
+  await page.goto(`${demo.baseURL}/security`);
+  await page.locator('#passkeys li[data-name="Chromium"] button', { hasText: "Delete" }).click();
+  await page.waitForFunction(() => document.querySelectorAll("#passkeys li").length === 0);
+  await page.close();
+}, 120_000);

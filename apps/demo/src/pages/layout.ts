@@ -2,6 +2,7 @@
 const NAV: ReadonlyArray<readonly [path: string, label: string]> = [
   ["/", "Account"],
   ["/sign-in", "Passwordless"],
+  ["/security", "Security"],
   ["/organizations", "Organizations"],
   ["/outbox", "Outbox"],
 ];

@@ -1,15 +1,22 @@
 import { layout } from "./layout.js";
 
 /**
- * The passwordless sign-in page: a magic link or a one-time code mailed to the outbox, a guest
- * session (`anonymous`), and sign-up and sign-in with a username, with the current session.
+ * The passwordless sign-in page: a passkey, a magic link or a one-time code mailed to the
+ * outbox, a guest session (`anonymous`), and sign-up and sign-in with a username, with the
+ * current session.
  */
 export function renderSignInPage(): string {
   return layout("Sign in without a password", "/sign-in", BODY, SCRIPT);
 }
 
 const BODY = `
+<script src="/demo/webauthn.js"></script>
 <div class="forms">
+  <form id="passkey-sign-in">
+    <h2>Passkey</h2>
+    <p>Add one on the <a href="/security">Security</a> page first.</p>
+    <button type="submit">Sign in with a passkey</button>
+  </form>
   <form id="magic-link">
     <h2>Magic link</h2>
     <label>Email <input id="magic-link-email" type="email" autocomplete="email" required></label>
@@ -87,9 +94,17 @@ $("username-sign-up").addEventListener("submit", action(() => call("/sign-up/ema
   name: $("username-sign-up-name").value, email: $("username-sign-up-email").value,
   username: $("username-sign-up-username").value, password: $("username-sign-up-password").value, callbackURL: "/",
 }), refresh));
-$("username-sign-in").addEventListener("submit", action(() => call("/sign-in/username", {
-  username: $("username-sign-in-username").value, password: $("username-sign-in-password").value,
-}), refresh));
+$("username-sign-in").addEventListener("submit", action(async () => {
+  const answer = await call("/sign-in/username", {
+    username: $("username-sign-in-username").value, password: $("username-sign-in-password").value,
+  });
+  if (answer && answer.twoFactorRedirect) location.assign("/two-factor");
+}, refresh));
+$("passkey-sign-in").addEventListener("submit", action(async () => {
+  const optionsJSON = await call("/passkey/generate-authenticate-options");
+  const response = await SimpleWebAuthnBrowser.startAuthentication({ optionsJSON });
+  await call("/passkey/verify-authentication", { response });
+}, refresh));
 $("sign-out").addEventListener("click", action(() => call("/sign-out", {}), refresh));
 
 refresh().catch((error) => showError(error.message));
