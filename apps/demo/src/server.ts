@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { AddressInfo } from "node:net";
 import { QR_MAX_LENGTH, qrDataURL, webAuthnBrowserScript } from "./browser-assets.js";
 import type { Outbox } from "./outbox.js";
+import { renderAdminPage } from "./pages/admin.js";
 import { renderHomePage } from "./pages/home.js";
 import { renderInvitationPage } from "./pages/invitation.js";
 import { renderOrganizationsPage } from "./pages/organizations.js";
@@ -34,6 +35,7 @@ export function createDemoApp(auth: AuthHandler, outbox: Outbox): Hono {
     "/reset-password": renderResetPasswordPage(),
     "/security": renderSecurityPage(),
     "/two-factor": renderTwoFactorPage(),
+    "/admin": renderAdminPage(),
   };
   const webAuthnScript = webAuthnBrowserScript();
   app.all("/api/auth/*", (c) => auth.handler(c.req.raw));

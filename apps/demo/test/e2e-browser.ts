@@ -20,6 +20,9 @@ const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
+/** The demo's administrator in the e2e tests (`ADMIN_EMAILS`); only the admin test signs it up. */
+export const ADMIN_EMAIL = "admin@e2e.example.com";
+
 let dataDir: string | undefined;
 let demo: DemoProcess | undefined;
 let browser: Browser | undefined;
@@ -43,6 +46,7 @@ export function setup(): Promise<{ demo: DemoProcess; browser: Browser }> {
     demo = await startDemo({
       DATABASE_URL: join(dataDir, "demo.db"),
       AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123",
+      ADMIN_EMAILS: ADMIN_EMAIL,
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     return { demo, browser };
@@ -63,6 +67,7 @@ export interface SessionUser {
   emailVerified: boolean;
   isAnonymous?: boolean;
   username?: string;
+  role?: string;
 }
 
 /** The user object the session box shows. */

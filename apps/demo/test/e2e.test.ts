@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { addVirtualAuthenticator } from "@latchkey/test-support";
 import { expect, it } from "vitest";
-import { expectAccounts, sessionUser, setup, signUp, waitForSession } from "./e2e-browser.js";
+import { ADMIN_EMAIL, expectAccounts, sessionUser, setup, signUp, waitForSession } from "./e2e-browser.js";
 import { totpGenerator } from "./totp.js";
 
 it("signs up, signs out, signs in, and shows the server's message for a wrong password", async () => {
@@ -364,4 +364,59 @@ it("passkeys: registers one with Chromium's virtual authenticator and signs in w
   await page.locator('#passkeys li[data-name="Chromium"] button', { hasText: "Delete" }).click();
   await page.waitForFunction(() => document.querySelectorAll("#passkeys li").length === 0);
   await page.close();
+}, 120_000);
+
+it("admin: finds a user, bans and unbans them, impersonates them and stops", async () => {
+  const { demo, browser } = await setup();
+  const bob = `bob-admin-${Date.now()}@example.com`;
+  const user = await browser.newPage();
+  await user.goto(`${demo.baseURL}/`);
+  await signUp(user, bob);
+  await waitForSession(user, bob);
+  expect(await user.isHidden("nav a[href='/admin']")).toBe(true);
+  await user.goto(`${demo.baseURL}/admin`);
+  await user.waitForSelector("#not-admin:not([hidden])");
+
+  const admin = await browser.newPage();
+  await admin.goto(`${demo.baseURL}/`);
+  await signUp(admin, ADMIN_EMAIL);
+  await waitForSession(admin, ADMIN_EMAIL);
+  expect(await sessionUser(admin)).toMatchObject({ role: "admin" });
+  // The Admin link appears on the next page load.
+  await admin.reload();
+  await admin.click("nav a[href='/admin']");
+  await admin.waitForSelector("#admin:not([hidden])");
+  await admin.fill("#user-search-value", bob.split("@")[0]!);
+  await admin.click("#user-search button[type=submit]");
+  await admin.locator("#users-total", { hasText: /^1$/ }).waitFor();
+  const row = admin.locator(`#users li[data-email="${bob}"]`);
+
+  await admin.fill("#ban-reason", "spam");
+  await row.locator("button", { hasText: "Ban" }).click();
+  await admin.locator(`#users li[data-email="${bob}"][data-banned="true"]`, { hasText: "banned: spam" }).waitFor();
+  await user.goto(`${demo.baseURL}/`);
+  await waitForSession(user, null);
+  await user.fill("#sign-in-email", bob);
+  await user.fill("#sign-in-password", "correct horse battery");
+  await user.click("#sign-in button[type=submit]");
+  await user.locator("#error", { hasText: "You have been banned" }).waitFor();
+
+  await row.locator("button", { hasText: "Unban" }).click();
+  await admin.locator(`#users li[data-email="${bob}"][data-banned="false"]`).waitFor();
+  await user.click("#sign-in button[type=submit]");
+  await waitForSession(user, bob);
+
+  await row.locator("button", { hasText: "Impersonate" }).click();
+  await admin.waitForURL(`${demo.baseURL}/`);
+  await waitForSession(admin, bob);
+  await admin.click("nav a[href='/admin']");
+  await admin.locator("#impersonating", { hasText: bob }).waitFor();
+  await admin.click("#stop-impersonating");
+  await admin.waitForSelector("#admin:not([hidden])");
+  expect(await admin.isHidden("#impersonating")).toBe(true);
+  await admin.goto(`${demo.baseURL}/`);
+  await waitForSession(admin, ADMIN_EMAIL);
+  expect(await admin.isHidden("#error")).toBe(true);
+  await admin.close();
+  await user.close();
 }, 120_000);
