@@ -54,6 +54,24 @@ export function setup(): Promise<{ demo: DemoProcess; browser: Browser }> {
   return started;
 }
 
+/** A new page of the shared browser, signed up as a new `<prefix>-<time>@example.com` on the Account page. */
+export async function signedUpPage(prefix: string): Promise<{ demo: DemoProcess; browser: Browser; page: Page; email: string }> {
+  const { demo, browser } = await setup();
+  const page = await browser.newPage();
+  const email = `${prefix}-${Date.now()}@example.com`;
+  await page.goto(`${demo.baseURL}/`);
+  await signUp(page, email);
+  await waitForSession(page, email);
+  return { demo, browser, page, email };
+}
+
+/** Submits the Account page's sign-in form with the password `signUp` uses. */
+export async function signIn(page: Page, email: string): Promise<void> {
+  await page.fill("#sign-in-email", email);
+  await page.fill("#sign-in-password", "correct horse battery");
+  await page.click("#sign-in button[type=submit]");
+}
+
 export async function signUp(page: Page, email: string): Promise<void> {
   await page.fill("#sign-up-name", email.split("@")[0] ?? email);
   await page.fill("#sign-up-email", email);

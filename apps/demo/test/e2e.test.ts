@@ -2,7 +2,16 @@ import { join } from "node:path";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { addVirtualAuthenticator } from "@latchkey/test-support";
 import { expect, it } from "vitest";
-import { ADMIN_EMAIL, expectAccounts, sessionUser, setup, signUp, waitForSession } from "./e2e-browser.js";
+import {
+  ADMIN_EMAIL,
+  expectAccounts,
+  sessionUser,
+  setup,
+  signedUpPage,
+  signIn,
+  signUp,
+  waitForSession,
+} from "./e2e-browser.js";
 import { totpGenerator } from "./totp.js";
 
 it("signs up, signs out, signs in, and shows the server's message for a wrong password", async () => {
@@ -256,12 +265,7 @@ it("a guest signs up and is replaced by the new account; a username signs up and
 }, 120_000);
 
 it("two-factor: enrols with a QR code, then signs in with a TOTP code, a backup code, and a trusted device", async () => {
-  const { demo, browser } = await setup();
-  const page = await browser.newPage();
-  const email = `totp-${Date.now()}@example.com`;
-  await page.goto(`${demo.baseURL}/`);
-  await signUp(page, email);
-  await waitForSession(page, email);
+  const { demo, page, email } = await signedUpPage("totp");
 
   await page.click("nav a[href='/security']");
   await page.locator("#tf-status", { hasText: "off" }).waitFor();
@@ -291,9 +295,7 @@ it("two-factor: enrols with a QR code, then signs in with a TOTP code, a backup 
     await waitForSession(page, email);
     await page.click("#sign-out");
     await waitForSession(page, null);
-    await page.fill("#sign-in-email", email);
-    await page.fill("#sign-in-password", "correct horse battery");
-    await page.click("#sign-in button[type=submit]");
+    await signIn(page, email);
     await page.waitForURL(`${demo.baseURL}/two-factor`);
   };
   await signInToChallenge();
@@ -325,22 +327,15 @@ it("two-factor: enrols with a QR code, then signs in with a TOTP code, a backup 
   await waitForSession(page, email);
   await page.click("#sign-out");
   await waitForSession(page, null);
-  await page.fill("#sign-in-email", email);
-  await page.fill("#sign-in-password", "correct horse battery");
-  await page.click("#sign-in button[type=submit]");
+  await signIn(page, email);
   await waitForSession(page, email);
   expect(page.url()).toBe(`${demo.baseURL}/`);
   await page.close();
 }, 120_000);
 
 it("passkeys: registers one with Chromium's virtual authenticator and signs in with it", async () => {
-  const { demo, browser } = await setup();
-  const page = await browser.newPage();
+  const { demo, page, email } = await signedUpPage("passkey");
   const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
-  const email = `passkey-${Date.now()}@example.com`;
-  await page.goto(`${demo.baseURL}/`);
-  await signUp(page, email);
-  await waitForSession(page, email);
 
   await page.click("nav a[href='/security']");
   await page.waitForSelector("#signed-in:not([hidden])");
@@ -367,12 +362,7 @@ it("passkeys: registers one with Chromium's virtual authenticator and signs in w
 }, 120_000);
 
 it("admin: finds a user, bans and unbans them, impersonates them and stops", async () => {
-  const { demo, browser } = await setup();
-  const bob = `bob-admin-${Date.now()}@example.com`;
-  const user = await browser.newPage();
-  await user.goto(`${demo.baseURL}/`);
-  await signUp(user, bob);
-  await waitForSession(user, bob);
+  const { demo, browser, page: user, email: bob } = await signedUpPage("bob-admin");
   expect(await user.isHidden("nav a[href='/admin']")).toBe(true);
   await user.goto(`${demo.baseURL}/admin`);
   await user.waitForSelector("#not-admin:not([hidden])");
@@ -396,9 +386,7 @@ it("admin: finds a user, bans and unbans them, impersonates them and stops", asy
   await admin.locator(`#users li[data-email="${bob}"][data-banned="true"]`, { hasText: "banned: spam" }).waitFor();
   await user.goto(`${demo.baseURL}/`);
   await waitForSession(user, null);
-  await user.fill("#sign-in-email", bob);
-  await user.fill("#sign-in-password", "correct horse battery");
-  await user.click("#sign-in button[type=submit]");
+  await signIn(user, bob);
   await user.locator("#error", { hasText: "You have been banned" }).waitFor();
 
   await row.locator("button", { hasText: "Unban" }).click();
