@@ -264,7 +264,7 @@ it("a guest signs up and is replaced by the new account; a username signs up and
   await page.close();
 }, 120_000);
 
-it("two-factor: enrols with a QR code, then signs in with a TOTP code, a backup code, and a trusted device", async () => {
+it("two-factor: enrols with a QR code, signs in with a TOTP code, a backup code and a trusted device, disables it", async () => {
   const { demo, page, email } = await signedUpPage("totp");
 
   await page.click("nav a[href='/security']");
@@ -330,6 +330,11 @@ it("two-factor: enrols with a QR code, then signs in with a TOTP code, a backup 
   await signIn(page, email);
   await waitForSession(page, email);
   expect(page.url()).toBe(`${demo.baseURL}/`);
+
+  await page.click("nav a[href='/security']");
+  await page.fill("#tf-disable-password", "correct horse battery");
+  await page.click("#tf-disable button[type=submit]");
+  await page.locator("#tf-status", { hasText: "off" }).waitFor();
   await page.close();
 }, 120_000);
 
