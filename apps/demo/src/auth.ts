@@ -1,8 +1,15 @@
 import { kyselyAdapter } from "@latchkey/adapter-kysely";
-import { createAuth } from "@latchkey/core";
+import { createAuth, type DatabaseHookContext, type DatabaseHooks } from "@latchkey/core";
+import { admin } from "@latchkey/admin";
+import { anonymous } from "@latchkey/anonymous";
+import { emailOTP } from "@latchkey/email-otp";
 import { jwt } from "@latchkey/jwt";
+import { magicLink } from "@latchkey/magic-link";
 import { multiSession } from "@latchkey/multi-session";
 import { organization } from "@latchkey/organization";
+import { passkey } from "@latchkey/passkey";
+import { twoFactor } from "@latchkey/two-factor";
+import { username } from "@latchkey/username";
 import type { Kysely } from "kysely";
 import type { DemoTables } from "./database.js";
 import type { Outbox } from "./outbox.js";
@@ -12,14 +19,23 @@ export interface DemoAuthOptions {
   secret: string;
   baseURL: string;
   outbox: Outbox;
+  /**
+   * Addresses whose accounts become administrators when created. Empty: the first account
+   * created on an empty database is the administrator.
+   */
+  adminEmails?: readonly string[];
 }
 
 /**
  * The demo's auth instance: email and password with verification and reset mails delivered to
  * the outbox, several signed-in accounts per browser (`multiSession`), JWTs (`jwt`), and
- * organizations with teams whose invitations land in the outbox too (`organization`).
+ * organizations with teams whose invitations land in the outbox too (`organization`), and
+ * passwordless sign-in: magic links and one-time codes mailed to the outbox (`magicLink`,
+ * `emailOTP`), guests (`anonymous`) and usernames (`username`); two-factor sign-in with an
+ * authenticator app and backup codes (`twoFactor`), passkeys (`passkey`), and user
+ * administration (`admin`) for the accounts {@link adminOnCreate} makes administrators.
  */
-export function createDemoAuth({ db, secret, baseURL, outbox }: DemoAuthOptions) {
+export function createDemoAuth({ db, secret, baseURL, outbox, adminEmails = [] }: DemoAuthOptions) {
   return createAuth({
     database: kyselyAdapter(db),
     secret,
@@ -35,6 +51,7 @@ export function createDemoAuth({ db, secret, baseURL, outbox }: DemoAuthOptions)
       sendVerificationEmail: async ({ user, url }) =>
         outbox.send({ to: user.email, subject: "Verify your email address", url }),
     },
+    databaseHooks: adminOnCreate(adminEmails),
     plugins: [
       jwt(),
       multiSession(),
@@ -47,8 +64,36 @@ export function createDemoAuth({ db, secret, baseURL, outbox }: DemoAuthOptions)
             url: new URL(`/invitation?id=${encodeURIComponent(id)}`, baseURL).toString(),
           }),
       }),
+      magicLink({
+        sendMagicLink: async ({ email, url }) => outbox.send({ to: email, subject: "Your sign-in link", url }),
+      }),
+      emailOTP({
+        sendVerificationOTP: async ({ email, otp, type }) =>
+          outbox.send({ to: email, subject: `Your ${type} code: ${otp}`, code: otp }),
+      }),
+      anonymous(),
+      username(),
+      twoFactor({ issuer: "Latchkey demo" }),
+      passkey({ rpName: "Latchkey demo" }),
+      admin(),
     ],
   });
 }
 
 export type DemoAuth = ReturnType<typeof createDemoAuth>;
+
+/**
+ * Makes a new user an administrator (`role: "admin"`) when their address is in `adminEmails`,
+ * or, with no addresses configured, when they are the first user of the database. Runs after
+ * the admin plugin's own hook, which fills in the default role.
+ */
+function adminOnCreate(adminEmails: readonly string[]): DatabaseHooks {
+  const listed = new Set(adminEmails.map((email) => email.toLowerCase()));
+  const before = async (user: { email?: unknown }, ctx: DatabaseHookContext) => {
+    const email = String(user.email).toLowerCase();
+    const isAdmin =
+      listed.size > 0 ? listed.has(email) : ctx !== null && (await ctx.context.adapter.count({ model: "user" })) === 0;
+    return isAdmin ? { data: { role: "admin" } } : undefined;
+  };
+  return { user: { create: { before } } };
+}

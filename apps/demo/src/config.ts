@@ -14,6 +14,8 @@ export interface DemoConfig {
   /** False when `AUTH_SECRET` was unset and the development secret is in use. */
   secretFromEnv: boolean;
   database: DatabaseConfig;
+  /** `ADMIN_EMAILS`, lower-cased; empty: the first account created is the administrator. */
+  adminEmails: string[];
 }
 
 /** The secret used when `AUTH_SECRET` is unset; fine on a laptop, never in production. */
@@ -22,7 +24,10 @@ export const DEV_SECRET = "latchkey-demo-insecure-development-secret";
 /** The SQLite file used when `DATABASE_URL` is unset, relative to the app folder. */
 export const DEFAULT_SQLITE_FILE = ".data/demo.db";
 
-/** Reads `PORT`, `DATABASE_URL`, `AUTH_SECRET` and `BASE_URL`; throws a TypeError on bad values. */
+/**
+ * Reads `PORT`, `DATABASE_URL`, `AUTH_SECRET`, `BASE_URL` and `ADMIN_EMAILS`; throws a
+ * TypeError on bad values.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv, appDir: string): DemoConfig {
   const port = parsePort(env.PORT);
   const secret = nonEmpty(env.AUTH_SECRET);
@@ -32,7 +37,17 @@ export function loadConfig(env: NodeJS.ProcessEnv, appDir: string): DemoConfig {
     secret: secret ?? DEV_SECRET,
     secretFromEnv: secret !== undefined,
     database: parseDatabaseUrl(env.DATABASE_URL, appDir),
+    adminEmails: parseEmailList(env.ADMIN_EMAILS),
   };
+}
+
+/** Parses a comma-separated list of addresses (`ADMIN_EMAILS`), lower-cased, blanks dropped. */
+export function parseEmailList(value: string | undefined): string[] {
+  const emails = (value ?? "").split(",").map((email) => email.trim().toLowerCase()).filter(Boolean);
+  for (const email of emails) {
+    if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new TypeError(`ADMIN_EMAILS holds "${email}", not an email address`);
+  }
+  return emails;
 }
 
 /** Parses `PORT`; 0 asks the OS for a free port. */

@@ -16,7 +16,13 @@ if (!config.secretFromEnv) {
 
 const database = await openDatabase(config.database);
 const outbox = createOutbox();
-const auth = createDemoAuth({ db: database.db, secret: config.secret, baseURL: config.baseURL, outbox });
+const auth = createDemoAuth({
+  db: database.db,
+  secret: config.secret,
+  baseURL: config.baseURL,
+  outbox,
+  adminEmails: config.adminEmails,
+});
 await auth.createTables();
 
 const { server, port } = await listen(createDemoApp(auth, outbox), config.port);

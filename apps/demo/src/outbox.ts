@@ -3,8 +3,10 @@ export interface OutboxMail {
   id: number;
   to: string;
   subject: string;
-  /** The link the mail carries (verification, reset, invitation, sign-in). */
-  url: string;
+  /** The link the mail carries (verification, reset, invitation, sign-in), if any. */
+  url?: string;
+  /** The one-time code the mail carries (email OTP), if any. */
+  code?: string;
   sentAt: string;
 }
 

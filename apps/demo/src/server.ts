@@ -1,12 +1,17 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import type { AddressInfo } from "node:net";
+import { QR_MAX_LENGTH, qrDataURL, webAuthnBrowserScript } from "./browser-assets.js";
 import type { Outbox } from "./outbox.js";
+import { renderAdminPage } from "./pages/admin.js";
 import { renderHomePage } from "./pages/home.js";
 import { renderInvitationPage } from "./pages/invitation.js";
 import { renderOrganizationsPage } from "./pages/organizations.js";
 import { renderOutboxPage } from "./pages/outbox.js";
 import { renderResetPasswordPage } from "./pages/reset-password.js";
+import { renderSecurityPage } from "./pages/security.js";
+import { renderSignInPage } from "./pages/sign-in.js";
+import { renderTwoFactorPage } from "./pages/two-factor.js";
 
 /** The one thing the demo needs from an auth instance: its web-standard fetch handler. */
 export interface AuthHandler {
@@ -14,22 +19,38 @@ export interface AuthHandler {
 }
 
 /**
- * The demo's routes: every `/api/auth/*` request goes to `auth.handler`; the pages; and
+ * The demo's routes: every `/api/auth/*` request goes to `auth.handler`; the pages;
  * `GET /demo/outbox`, the mails as JSON (a demo has no mail server, so anyone who can open the
- * page can read them: never run it with real users).
+ * page can read them: never run it with real users); `POST /demo/qr`, `{ text }` drawn as a QR
+ * code (`{ dataURL }`); and `GET /demo/webauthn.js`, the WebAuthn browser helpers.
  */
 export function createDemoApp(auth: AuthHandler, outbox: Outbox): Hono {
   const app = new Hono();
   const pages = {
     "/": renderHomePage(),
+    "/sign-in": renderSignInPage(),
     "/outbox": renderOutboxPage(),
     "/organizations": renderOrganizationsPage(),
     "/invitation": renderInvitationPage(),
     "/reset-password": renderResetPasswordPage(),
+    "/security": renderSecurityPage(),
+    "/two-factor": renderTwoFactorPage(),
+    "/admin": renderAdminPage(),
   };
+  const webAuthnScript = webAuthnBrowserScript();
   app.all("/api/auth/*", (c) => auth.handler(c.req.raw));
   for (const [path, html] of Object.entries(pages)) app.get(path, (c) => c.html(html));
   app.get("/demo/outbox", (c) => c.json(outbox.list(), 200, { "cache-control": "no-store" }));
+  app.post("/demo/qr", async (c) => {
+    const body: unknown = await c.req.json().catch(() => null);
+    const text = typeof body === "object" && body !== null && "text" in body ? body.text : undefined;
+    if (typeof text !== "string" || text === "" || text.length > QR_MAX_LENGTH)
+      return c.json({ message: `text must be a string of 1 to ${QR_MAX_LENGTH} characters` }, 400);
+    return c.json({ dataURL: await qrDataURL(text) }, 200, { "cache-control": "no-store" });
+  });
+  app.get("/demo/webauthn.js", (c) =>
+    c.body(webAuthnScript, 200, { "content-type": "text/javascript; charset=utf-8" }),
+  );
   return app;
 }
 

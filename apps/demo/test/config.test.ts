@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEV_SECRET, describeDatabase, loadConfig, parseDatabaseUrl, parsePort } from "../src/config.js";
+import { DEV_SECRET, describeDatabase, loadConfig, parseDatabaseUrl, parseEmailList, parsePort } from "../src/config.js";
 
 const appDir = "/srv/demo";
 
@@ -82,16 +82,18 @@ describe("loadConfig", () => {
       secret: DEV_SECRET,
       secretFromEnv: false,
       database: { kind: "sqlite", file: "/srv/demo/.data/demo.db" },
+      adminEmails: [],
     });
   });
 
-  it("reads PORT, BASE_URL, AUTH_SECRET and DATABASE_URL", () => {
+  it("reads PORT, BASE_URL, AUTH_SECRET, DATABASE_URL and ADMIN_EMAILS", () => {
     const config = loadConfig(
       {
         PORT: "4100",
         BASE_URL: "https://auth.example.test",
         AUTH_SECRET: "x".repeat(32),
         DATABASE_URL: "postgres://localhost/test",
+        ADMIN_EMAILS: "Root@Example.test, ops@example.test",
       },
       appDir,
     );
@@ -101,11 +103,23 @@ describe("loadConfig", () => {
       secret: "x".repeat(32),
       secretFromEnv: true,
       database: { kind: "postgres", url: "postgres://localhost/test" },
+      adminEmails: ["root@example.test", "ops@example.test"],
     });
   });
 
   it("derives the base URL from PORT", () => {
     expect(loadConfig({ PORT: "8080" }, appDir).baseURL).toBe("http://localhost:8080");
+  });
+});
+
+describe("parseEmailList", () => {
+  it("splits on commas, trims, lower-cases and drops blanks", () => {
+    expect(parseEmailList(" A@example.test,, b@example.test ")).toEqual(["a@example.test", "b@example.test"]);
+    expect(parseEmailList(undefined)).toEqual([]);
+  });
+
+  it.each(["admin", "a@b@c", "a b@example.test"])("refuses %j", (text) => {
+    expect(() => parseEmailList(text)).toThrow(TypeError);
   });
 });
 

@@ -1,53 +1,18 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRemoteJWKSet, jwtVerify } from "jose";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, expect, it } from "vitest";
-import { startDemo, type DemoProcess } from "./demo-process.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-// Without the background-networking flags Chromium keeps dialling out, which this closed network refuses.
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-let dataDir: string | undefined;
-let demo: DemoProcess | undefined;
-let browser: Browser | undefined;
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-// Setup happens inside the tests, not in beforeAll: a setup failure there would report the tests
-// as skipped, and a missing browser or a demo that does not start must count as a failure.
-let started: Promise<{ demo: DemoProcess; browser: Browser }> | undefined;
-function setup(): Promise<{ demo: DemoProcess; browser: Browser }> {
-  started ??= (async () => {
-    expect(
-      existsSync(CHROMIUM),
-      `${CHROMIUM} is missing: run \`node tools/scripts/ensure-chromium.mjs\``,
-    ).toBe(true);
-    dataDir = mkdtempSync(join(tmpdir(), "latchkey-demo-e2e-"));
-    demo = await startDemo({
-      DATABASE_URL: join(dataDir, "demo.db"),
-      AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123",
-    });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    return { demo, browser };
-  })();
-  return started;
-}
+import { addVirtualAuthenticator } from "@latchkey/test-support";
+import { expect, it } from "vitest";
+import {
+  ADMIN_EMAIL,
+  expectAccounts,
+  sessionUser,
+  setup,
+  signedUpPage,
+  signIn,
+  signUp,
+  waitForSession,
+} from "./e2e-browser.js";
+import { totpGenerator } from "./totp.js";
 
 it("signs up, signs out, signs in, and shows the server's message for a wrong password", async () => {
   const { demo, browser } = await setup();
@@ -219,55 +184,232 @@ it("organizations: create one, invite through the outbox, the invitee accepts, a
   await invitee.close();
 }, 120_000);
 
-async function signUp(page: Page, email: string): Promise<void> {
-  await page.fill("#sign-up-name", email.split("@")[0] ?? email);
-  await page.fill("#sign-up-email", email);
-  await page.fill("#sign-up-password", "correct horse battery");
-  await page.click("#sign-up button[type=submit]");
-}
+it("passwordless: a magic link from the outbox signs in, and so does a code mailed to the outbox", async () => {
+  const { demo, browser } = await setup();
+  const page = await browser.newPage();
+  const stamp = Date.now();
+  const [linked, coded] = [`link-${stamp}@example.com`, `code-${stamp}@example.com`];
+  await page.goto(`${demo.baseURL}/sign-in`);
+  await waitForSession(page, null);
 
-/** The user object the session box shows. */
-async function sessionUser(page: Page): Promise<{ id: string; email: string; emailVerified: boolean }> {
-  const session = JSON.parse((await page.textContent("#session")) ?? "null") as {
-    user: { id: string; email: string; emailVerified: boolean };
+  await page.fill("#magic-link-email", linked);
+  await page.click("#magic-link button[type=submit]");
+  await page.waitForSelector("#magic-link-sent:not([hidden])");
+  await page.goto(`${demo.baseURL}/outbox`);
+  await page.locator(`#mails li[data-to="${linked}"][data-subject="Your sign-in link"] a`).click();
+  await page.waitForURL(`${demo.baseURL}/sign-in`);
+  await waitForSession(page, linked);
+  await page.click("#sign-out");
+  await waitForSession(page, null);
+
+  await page.fill("#otp-email", coded);
+  await page.click("#otp-send button[type=submit]");
+  await page.waitForSelector("#otp-verify:not([hidden])");
+  const outbox = await browser.newPage();
+  await outbox.goto(`${demo.baseURL}/outbox`);
+  const mail = outbox.locator(`#mails li[data-to="${coded}"]`, { hasText: "sign-in code" });
+  await mail.waitFor();
+  const code = (await mail.getAttribute("data-code")) ?? "";
+  expect(code).toMatch(/^\d{6}$/);
+  await outbox.close();
+  await page.fill("#otp-code", code === "000000" ? "111111" : "000000");
+  await page.click("#otp-verify button[type=submit]");
+  await page.locator("#error", { hasText: "Invalid OTP" }).waitFor();
+  await page.fill("#otp-code", code);
+  await page.click("#otp-verify button[type=submit]");
+  await waitForSession(page, coded);
+  await page.close();
+}, 120_000);
+
+it("a guest signs up and is replaced by the new account; a username signs up and signs in", async () => {
+  const { demo, browser } = await setup();
+  const page = await browser.newPage();
+  const stamp = Date.now();
+  await page.goto(`${demo.baseURL}/sign-in`);
+  await waitForSession(page, null);
+  await page.click("#guest button[type=submit]");
+  await page.waitForFunction(() => /"isAnonymous": true/.test(document.getElementById("session")?.textContent ?? ""));
+  const guest = await sessionUser(page);
+
+  const email = `former-guest-${stamp}@example.com`;
+  await page.click("nav a[href='/']");
+  await waitForSession(page, guest.email);
+  await signUp(page, email);
+  await waitForSession(page, email);
+  await expectAccounts(page, [email]);
+  expect(await sessionUser(page)).not.toMatchObject({ isAnonymous: true });
+  await page.click("#sign-out");
+  await waitForSession(page, null);
+
+  const name = `user_${stamp}`;
+  await page.click("nav a[href='/sign-in']");
+  await page.fill("#username-sign-up-name", "Username User");
+  await page.fill("#username-sign-up-email", `${name}@example.com`);
+  await page.fill("#username-sign-up-username", name);
+  await page.fill("#username-sign-up-password", "correct horse battery");
+  await page.locator("#username-available", { hasText: `${name} is available` }).waitFor();
+  await page.click("#username-sign-up button[type=submit]");
+  await waitForSession(page, `${name}@example.com`);
+  expect(await sessionUser(page)).toMatchObject({ username: name });
+  await page.click("#sign-out");
+  await waitForSession(page, null);
+
+  await page.fill("#username-sign-in-username", name);
+  await page.fill("#username-sign-in-password", "not the password");
+  await page.click("#username-sign-in button[type=submit]");
+  await page.locator("#error", { hasText: "Invalid username or password" }).waitFor();
+  await page.fill("#username-sign-in-password", "correct horse battery");
+  await page.click("#username-sign-in button[type=submit]");
+  await waitForSession(page, `${name}@example.com`);
+  await page.close();
+}, 120_000);
+
+it("two-factor: enrols with a QR code, signs in with a TOTP code, a backup code and a trusted device, disables it", async () => {
+  const { demo, page, email } = await signedUpPage("totp");
+
+  await page.click("nav a[href='/security']");
+  await page.locator("#tf-status", { hasText: "off" }).waitFor();
+  await page.fill("#tf-enable-password", "not the password");
+  await page.click("#tf-enable button[type=submit]");
+  await page.locator("#error", { hasText: "Invalid password" }).waitFor();
+  await page.fill("#tf-enable-password", "correct horse battery");
+  await page.click("#tf-enable button[type=submit]");
+  await page.waitForSelector("#tf-setup:not([hidden])");
+  await page.waitForFunction(() => (document.getElementById("tf-qr") as HTMLImageElement).naturalWidth > 0);
+  expect(await page.getAttribute("#tf-qr", "src")).toMatch(/^data:image\/png;base64,/);
+  const uri = new URL((await page.textContent("#tf-uri")) ?? "");
+  expect(uri.protocol).toBe("otpauth:");
+  expect(uri.searchParams.get("issuer")).toBe("Latchkey demo");
+  const totp = totpGenerator(uri.searchParams.get("secret") ?? "");
+  const backupCodes = await page.locator("#tf-backup-codes li").allTextContents();
+  expect(backupCodes).toHaveLength(10);
+
+  await page.fill("#tf-verify-code", totp.next());
+  await page.click("#tf-verify button[type=submit]");
+  await page.locator("#tf-status", { hasText: "on" }).waitFor();
+  expect(await page.isHidden("#error")).toBe(true);
+
+  // Each sign-in stops at the challenge page until a code is given.
+  const signInToChallenge = async (): Promise<void> => {
+    await page.goto(`${demo.baseURL}/`);
+    await waitForSession(page, email);
+    await page.click("#sign-out");
+    await waitForSession(page, null);
+    await signIn(page, email);
+    await page.waitForURL(`${demo.baseURL}/two-factor`);
   };
-  return session.user;
-}
+  await signInToChallenge();
+  await page.fill("#tf-totp-code", "000000");
+  await page.click("#tf-totp button[type=submit]");
+  await page.locator("#error", { hasText: "Invalid code" }).waitFor();
+  await page.fill("#tf-totp-code", totp.next());
+  await page.click("#tf-totp button[type=submit]");
+  await page.waitForURL(`${demo.baseURL}/`);
+  await waitForSession(page, email);
 
-/** Waits until the accounts list holds exactly `emails` (in any order). */
-async function expectAccounts(page: Page, emails: string[]): Promise<void> {
-  await page.waitForFunction(
-    (expected) => {
-      const shown = [...document.querySelectorAll<HTMLElement>("#accounts li")].map((li) => li.dataset.email);
-      return shown.length === expected.length && expected.every((email) => shown.includes(email));
-    },
-    emails,
-    { timeout: 10_000 },
-  );
-}
+  await signInToChallenge();
+  await page.fill("#tf-backup-code", backupCodes[0]!);
+  await page.click("#tf-backup button[type=submit]");
+  await page.waitForURL(`${demo.baseURL}/`);
+  await waitForSession(page, email);
 
-/** Waits until the session box shows `null`, or a session whose user has `email`. */
-async function waitForSession(page: Page, email: string | null): Promise<void> {
-  try {
-    await page.waitForFunction(
-      (expected) => {
-        const text = document.getElementById("session")?.textContent ?? "";
-        try {
-          const session = JSON.parse(text) as { user?: { email?: string } } | null;
-          return expected === null ? session === null : session?.user?.email === expected;
-        } catch {
-          return false;
-        }
-      },
-      email,
-      { timeout: 10_000 },
-    );
-  } catch (error) {
-    const shown = await page.textContent("#session");
-    const shownError = await page.textContent("#error");
-    throw new Error(
-      `session box never showed ${email ?? "null"}: session=${shown} error=${shownError}\n${demo?.output() ?? ""}`,
-      { cause: error },
-    );
-  }
-}
+  // A used backup code is refused.
+  await signInToChallenge();
+  await page.fill("#tf-backup-code", backupCodes[0]!);
+  await page.click("#tf-backup button[type=submit]");
+  await page.locator("#error", { hasText: "Invalid backup code" }).waitFor();
+
+  // Trusting the device: the next sign-in skips the challenge.
+  await page.check("#tf-trust");
+  await page.fill("#tf-totp-code", totp.next());
+  await page.click("#tf-totp button[type=submit]");
+  await page.waitForURL(`${demo.baseURL}/`);
+  await waitForSession(page, email);
+  await page.click("#sign-out");
+  await waitForSession(page, null);
+  await signIn(page, email);
+  await waitForSession(page, email);
+  expect(page.url()).toBe(`${demo.baseURL}/`);
+
+  await page.click("nav a[href='/security']");
+  await page.fill("#tf-disable-password", "correct horse battery");
+  await page.click("#tf-disable button[type=submit]");
+  await page.locator("#tf-status", { hasText: "off" }).waitFor();
+  await page.close();
+}, 120_000);
+
+it("passkeys: registers one with Chromium's virtual authenticator and signs in with it", async () => {
+  const { demo, page, email } = await signedUpPage("passkey");
+  const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
+
+  await page.click("nav a[href='/security']");
+  await page.waitForSelector("#signed-in:not([hidden])");
+  await page.fill("#passkey-name", "Chromium");
+  await page.click("#add-passkey button[type=submit]");
+  await page.locator('#passkeys li[data-name="Chromium"]').waitFor();
+  const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(credentials).toHaveLength(1);
+
+  await page.click("nav a[href='/sign-in']");
+  await waitForSession(page, email);
+  await page.click("#sign-out");
+  await waitForSession(page, null);
+  await page.click("#passkey-sign-in button[type=submit]");
+  await waitForSession(page, email);
+  expect(await page.isHidden("#error")).toBe(true);
+  const after = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(after.credentials[0]!.signCount).toBeGreaterThan(credentials[0]!.signCount);
+
+  await page.goto(`${demo.baseURL}/security`);
+  await page.locator('#passkeys li[data-name="Chromium"] button', { hasText: "Delete" }).click();
+  await page.waitForFunction(() => document.querySelectorAll("#passkeys li").length === 0);
+  await page.close();
+}, 120_000);
+
+it("admin: finds a user, bans and unbans them, impersonates them and stops", async () => {
+  const { demo, browser, page: user, email: bob } = await signedUpPage("bob-admin");
+  expect(await user.isHidden("nav a[href='/admin']")).toBe(true);
+  await user.goto(`${demo.baseURL}/admin`);
+  await user.waitForSelector("#not-admin:not([hidden])");
+
+  const admin = await browser.newPage();
+  await admin.goto(`${demo.baseURL}/`);
+  await signUp(admin, ADMIN_EMAIL);
+  await waitForSession(admin, ADMIN_EMAIL);
+  expect(await sessionUser(admin)).toMatchObject({ role: "admin" });
+  // The Admin link appears on the next page load.
+  await admin.reload();
+  await admin.click("nav a[href='/admin']");
+  await admin.waitForSelector("#admin:not([hidden])");
+  await admin.fill("#user-search-value", bob.split("@")[0]!);
+  await admin.click("#user-search button[type=submit]");
+  await admin.locator("#users-total", { hasText: /^1$/ }).waitFor();
+  const row = admin.locator(`#users li[data-email="${bob}"]`);
+
+  await admin.fill("#ban-reason", "spam");
+  await row.locator("button", { hasText: "Ban" }).click();
+  await admin.locator(`#users li[data-email="${bob}"][data-banned="true"]`, { hasText: "banned: spam" }).waitFor();
+  await user.goto(`${demo.baseURL}/`);
+  await waitForSession(user, null);
+  await signIn(user, bob);
+  await user.locator("#error", { hasText: "You have been banned" }).waitFor();
+
+  await row.locator("button", { hasText: "Unban" }).click();
+  await admin.locator(`#users li[data-email="${bob}"][data-banned="false"]`).waitFor();
+  await user.click("#sign-in button[type=submit]");
+  await waitForSession(user, bob);
+
+  await row.locator("button", { hasText: "Impersonate" }).click();
+  await admin.waitForURL(`${demo.baseURL}/`);
+  await waitForSession(admin, bob);
+  await admin.click("nav a[href='/admin']");
+  await admin.locator("#impersonating", { hasText: bob }).waitFor();
+  await admin.click("#stop-impersonating");
+  await admin.waitForSelector("#admin:not([hidden])");
+  expect(await admin.isHidden("#impersonating")).toBe(true);
+  await admin.goto(`${demo.baseURL}/`);
+  await waitForSession(admin, ADMIN_EMAIL);
+  expect(await admin.isHidden("#error")).toBe(true);
+  await admin.close();
+  await user.close();
+}, 120_000);

@@ -69,9 +69,12 @@ function decodeClaims(token) {
 $("sign-up").addEventListener("submit", action(() => call("/sign-up/email", {
   name: $("sign-up-name").value, email: $("sign-up-email").value, password: $("sign-up-password").value, callbackURL: "/",
 }), refresh));
-$("sign-in").addEventListener("submit", action(() => call("/sign-in/email", {
-  email: $("sign-in-email").value, password: $("sign-in-password").value, rememberMe: $("sign-in-remember").checked,
-}), refresh));
+$("sign-in").addEventListener("submit", action(async () => {
+  const answer = await call("/sign-in/email", {
+    email: $("sign-in-email").value, password: $("sign-in-password").value, rememberMe: $("sign-in-remember").checked,
+  });
+  if (answer && answer.twoFactorRedirect) location.assign("/two-factor");
+}, refresh));
 $("forgot").addEventListener("submit", action(async () => {
   await call("/request-password-reset", { email: $("forgot-email").value, redirectTo: "/reset-password" });
   $("forgot-sent").hidden = false;

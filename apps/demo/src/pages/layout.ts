@@ -1,8 +1,11 @@
-/** The demo's pages, for the navigation bar: path and label. */
-const NAV: ReadonlyArray<readonly [path: string, label: string]> = [
+/** The demo's pages, for the navigation bar: path, label, and whether only administrators see it. */
+const NAV: ReadonlyArray<readonly [path: string, label: string, adminOnly?: boolean]> = [
   ["/", "Account"],
+  ["/sign-in", "Passwordless"],
+  ["/security", "Security"],
   ["/organizations", "Organizations"],
   ["/outbox", "Outbox"],
+  ["/admin", "Admin", true],
 ];
 
 /**
@@ -10,9 +13,12 @@ const NAV: ReadonlyArray<readonly [path: string, label: string]> = [
  * browser helpers every page script uses (`$`, `call`, `showError`, `action`).
  */
 export function layout(title: string, path: string, body: string, script: string): string {
-  const nav = NAV.map(([href, label]) =>
-    href === path ? `<a href="${href}" aria-current="page">${label}</a>` : `<a href="${href}">${label}</a>`,
-  ).join(" ");
+  const nav = NAV.map(([href, label, adminOnly]) => {
+    const current = href === path ? ' aria-current="page"' : "";
+    // Shown by the helpers' script once the session says the user is an administrator.
+    const hidden = adminOnly && href !== path ? " hidden data-admin-only" : "";
+    return `<a href="${href}"${current}${hidden}>${label}</a>`;
+  }).join(" ");
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -88,6 +94,12 @@ function item(text, buttons) {
   li.append(span, ...buttons);
   return li;
 }
+
+// The Admin link: for administrators, and during an impersonation (to stop it).
+call("/get-session").then((session) => {
+  const admin = session && (String(session.user.role || "").split(",").includes("admin") || session.session.impersonatedBy);
+  if (admin) for (const link of document.querySelectorAll("nav a[data-admin-only]")) link.hidden = false;
+}).catch(() => undefined);
 
 function button(label, onClick) {
   const b = document.createElement("button");

@@ -6,7 +6,7 @@ export function renderOutboxPage(): string {
 }
 
 const BODY = `
-<p>The demo sends no mail: verification, password-reset and other links land here instead.</p>
+<p>The demo sends no mail: verification, password-reset, sign-in and other links, and one-time codes, land here instead.</p>
 <button id="reload" type="button">Reload</button>
 <ul id="mails" class="rows"></ul>
 `;
@@ -16,12 +16,22 @@ async function refresh() {
   const res = await fetch("/demo/outbox", { credentials: "same-origin" });
   const mails = await res.json();
   $("mails").replaceChildren(...mails.map((mail) => {
-    const link = document.createElement("a");
-    link.href = mail.url;
-    link.textContent = "Open link";
-    const li = item(mail.sentAt.slice(11, 19) + " · " + mail.to + " · " + mail.subject, [link]);
+    const extra = [];
+    if (mail.url) {
+      const link = document.createElement("a");
+      link.href = mail.url;
+      link.textContent = "Open link";
+      extra.push(link);
+    }
+    if (mail.code) {
+      const code = document.createElement("code");
+      code.textContent = mail.code;
+      extra.push(code);
+    }
+    const li = item(mail.sentAt.slice(11, 19) + " · " + mail.to + " · " + mail.subject, extra);
     li.dataset.to = mail.to;
     li.dataset.subject = mail.subject;
+    if (mail.code) li.dataset.code = mail.code;
     return li;
   }));
 }
