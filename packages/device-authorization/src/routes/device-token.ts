@@ -7,11 +7,15 @@ import { redeemDeviceCode } from "../redeem.js";
 /** RFC 8628 §3.4: the grant type, exactly. */
 export const DEVICE_CODE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code";
 
-const body = v.object({
-  grant_type: v.literal(DEVICE_CODE_GRANT_TYPE),
-  device_code: v.string(),
-  client_id: v.string(),
-});
+// The grant type is checked after the shape, so a wrong one is worded as the reference words
+// it (`[body.grant_type] Invalid input: expected "urn:…"`), whatever value was sent.
+const body = v.pipe(
+  v.object({ grant_type: v.unknown(), device_code: v.string(), client_id: v.string() }),
+  v.forward(
+    v.check((input) => input.grant_type === DEVICE_CODE_GRANT_TYPE, `Invalid input: expected "${DEVICE_CODE_GRANT_TYPE}"`),
+    ["grant_type"],
+  ),
+);
 
 /**
  * `POST /device/token` (RFC 8628 §3.4-3.5), JSON or url-encoded: polls a device code. Errors
