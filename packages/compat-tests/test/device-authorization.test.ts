@@ -45,6 +45,8 @@ const verify = (handler: Handler, userCode: string, cookie?: string): Promise<Re
   handler(new Request(url(`/device?user_code=${encodeURIComponent(userCode)}`), { headers: cookie ? { cookie } : {} }));
 const decide = (handler: Handler, verb: "approve" | "deny", userCode: string, cookie?: string): Promise<Response> =>
   handler(jsonPost(`/device/${verb}`, { userCode }, cookie ? { cookie } : {}));
+const formPost = (path: string, body: string): Request =>
+  new Request(url(path), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
 const forgetLastPoll = (pair: Pair, deviceCode: string): void => {
   pair.db.prepare(`update deviceCode set lastPolledAt = null where deviceCode = ?`).run([deviceCode]);
 };
@@ -158,15 +160,7 @@ describe("device-authorization: the same answers", () => {
   it("/device/code success (JSON and form)", async () => {
     await same(async (h) => wire(await h(jsonPost("/device/code", { client_id: "tv-app", scope: "a b" }))));
     await same(async (h) =>
-      wire(
-        await h(
-          new Request(url("/device/code"), {
-            method: "POST",
-            headers: { "content-type": "application/x-www-form-urlencoded" },
-            body: "client_id=tv-app&scope=a&scope=",
-          }),
-        ),
-      ),
+      wire(await h(formPost("/device/code", "client_id=tv-app&scope=a&scope="))),
     );
   });
 
@@ -183,15 +177,7 @@ describe("device-authorization: the same answers", () => {
 
   it("/device/code: a repeated form parameter", async () => {
     await same(async (h) =>
-      wire(
-        await h(
-          new Request(url("/device/code"), {
-            method: "POST",
-            headers: { "content-type": "application/x-www-form-urlencoded" },
-            body: "client_id=a&client_id=b",
-          }),
-        ),
-      ),
+      wire(await h(formPost("/device/code", "client_id=a&client_id=b"))),
     );
   });
 
@@ -286,13 +272,8 @@ describe("device-authorization: divergences", () => {
     const statuses: Record<string, unknown> = {};
     for (const side of SIDES) {
       const codes = await issue(pair[side]);
-      const response = await pair[side](
-        new Request(url("/device/token"), {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ grant_type: GRANT_TYPE, device_code: codes.device_code, client_id: "tv-app" }).toString(),
-        }),
-      );
+      const form = new URLSearchParams({ grant_type: GRANT_TYPE, device_code: codes.device_code, client_id: "tv-app" });
+      const response = await pair[side](formPost("/device/token", form.toString()));
       statuses[side] = { status: response.status, body: await response.json() };
     }
     expect(statuses.reference).toMatchObject({ status: 415 });

@@ -1,4 +1,5 @@
 import { client, testAuth, type DatabaseKind, type TestAuth, type TestClient } from "@latchkey/test-support";
+import type { DeviceCodeResponse } from "../src/client.ts";
 import { deviceAuthorization, type DeviceAuthorizationOptions } from "../src/index.ts";
 
 export const PASSWORD = "correct horse battery";
@@ -20,14 +21,7 @@ export async function signedIn(t: TestAuth, name: string): Promise<{ browser: Te
   return { browser, token: answer.json.token, userId: answer.json.user.id };
 }
 
-export interface IssuedCodes {
-  device_code: string;
-  user_code: string;
-  verification_uri: string;
-  verification_uri_complete: string;
-  expires_in: number;
-  interval: number;
-}
+export type IssuedCodes = DeviceCodeResponse;
 
 /** A new code pair for `clientId`. */
 export async function issue(t: TestAuth, clientId = "tv-app", extra: Record<string, string> = {}): Promise<IssuedCodes> {
