@@ -219,6 +219,14 @@ describe("device-authorization: the same answers", () => {
     });
   });
 
+  it("GET /device for the owner of a code issued without a scope", async () => {
+    await same(async (h, side) => {
+      const codes = await issue(h);
+      const owner = await signUp(pair[side], user());
+      return wire(await verify(h, codes.user_code, owner.cookie), codes);
+    });
+  });
+
   it("GET /device, approve and deny: every answer", async () => {
     await same(async (h, side) => {
       const codes = await issue(h, { client_id: "tv-app", scope: "s" });

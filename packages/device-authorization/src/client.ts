@@ -24,8 +24,8 @@ export interface DeviceTokenResponse {
 export interface DeviceVerification {
   user_code: string;
   status: "pending" | "approved" | "denied";
-  client_id?: string;
-  scope?: string;
+  client_id?: string | null;
+  scope?: string | null;
 }
 
 /** The methods the client gains, under the reference client's names. */

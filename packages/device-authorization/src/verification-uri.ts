@@ -5,8 +5,17 @@
  */
 export function verificationUris(configured: string | undefined, baseURL: string, userCode: string): { uri: string; complete: string } {
   const given = configured || "/device";
-  const url = URL.canParse(given) ? new URL(given) : new URL(given, baseURL);
+  const url = absoluteURL(given) ?? new URL(given, baseURL);
   const complete = new URL(url);
   complete.searchParams.set("user_code", userCode);
   return { uri: url.toString(), complete: complete.toString() };
+}
+
+/** `value` as a URL when it is absolute on its own, else undefined. */
+function absoluteURL(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
 }

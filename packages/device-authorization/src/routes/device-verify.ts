@@ -26,6 +26,6 @@ export const deviceVerify = () =>
     return {
       user_code: typed,
       status: row.status,
-      ...(owner ? { client_id: row.clientId ?? undefined, scope: row.scope ?? undefined } : {}),
+      ...(owner ? { client_id: row.clientId ?? null, scope: row.scope ?? null } : {}),
     };
   });
