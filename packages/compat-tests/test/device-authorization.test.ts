@@ -322,6 +322,29 @@ describe("device-authorization: divergences", () => {
   });
 });
 
+describe("device-authorization: the rate limit on GET /device", () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    const limits = { rateLimit: { enabled: true, storage: "memory" as const } };
+    pair = await pairWith({}, { reference: limits, latchkey: limits });
+  });
+  afterAll(() => pair.close());
+
+  it("five lookups per expiresIn window, then 429 with the same retry hint", async () => {
+    const got: Record<string, unknown> = {};
+    for (const side of SIDES) {
+      const answers = [];
+      for (let i = 0; i < 6; i++) {
+        const response = await pair[side](new Request(url("/device?user_code=ZZZZZZZZ"), { headers: { "x-forwarded-for": "203.0.113.9" } }));
+        answers.push([response.status, response.headers.get("x-retry-after")]);
+      }
+      got[side] = answers;
+    }
+    expect(got.latchkey).toEqual(got.reference);
+    expect((got.reference as unknown[][]).map((a) => a[0])).toEqual([400, 400, 400, 400, 400, 429]);
+  });
+});
+
 describe("device-authorization: the reference's deviceAuthorizationClient against Latchkey over HTTP", () => {
   let server: LiveServer;
   let pair: Pair;
