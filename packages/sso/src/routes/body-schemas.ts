@@ -3,6 +3,12 @@ import * as v from "valibot";
 const url = v.pipe(v.string(), v.url());
 const authMethod = v.picklist(["client_secret_basic", "client_secret_post", "private_key_jwt"]);
 
+/** A JSON object, not an array (valibot's `object` lets arrays through). */
+const plainObject = v.custom<Record<string, unknown>>(
+  (input) => typeof input === "object" && input !== null && !Array.isArray(input),
+  "Invalid type: Expected Object",
+);
+
 /** `mapping`: which claim fills which user field. */
 export const mappingSchema = v.object({
   id: v.optional(v.string()),
@@ -29,7 +35,7 @@ export const oidcConfigSchema = v.object({
   scopes: v.optional(v.array(v.string())),
   pkce: v.optional(v.boolean()),
   overrideUserInfo: v.optional(v.boolean()),
-  mapping: v.optional(mappingSchema),
+  mapping: v.optional(v.pipe(plainObject, mappingSchema)),
 });
 
 /** `POST /sso/register`. */
@@ -37,7 +43,7 @@ export const registerBody = v.object({
   providerId: v.pipe(v.string(), v.minLength(1)),
   issuer: url,
   domain: v.pipe(v.string(), v.minLength(1)),
-  oidcConfig: v.optional(oidcConfigSchema),
+  oidcConfig: v.optional(v.pipe(plainObject, oidcConfigSchema)),
   samlConfig: v.optional(v.record(v.string(), v.unknown())),
   organizationId: v.optional(v.string()),
   overrideUserInfo: v.optional(v.boolean()),
@@ -48,7 +54,7 @@ export const updateBody = v.object({
   providerId: v.pipe(v.string(), v.minLength(1)),
   issuer: v.optional(url),
   domain: v.optional(v.pipe(v.string(), v.minLength(1))),
-  oidcConfig: v.optional(v.partial(oidcConfigSchema)),
+  oidcConfig: v.optional(v.pipe(plainObject, v.partial(oidcConfigSchema))),
 });
 
 /** `{ providerId }` bodies and queries. */
