@@ -15,6 +15,8 @@ export const SSO_ERROR_CODES = defineErrorCodes({
   NO_UPDATE_FIELDS: "No fields provided for update",
   PROVIDER_NOT_CREATED: "The SSO provider could not be created",
   SAML_NOT_SUPPORTED: "SAML providers are not supported",
+  PROVIDER_NOT_FOUND_FOR_ISSUER: "No provider found for the issuer",
+  RESERVED_AUTHORIZATION_PARAMS: "additionalParams may not set reserved OAuth parameters",
   INVALID_OIDC_CONFIG: "Incomplete OIDC configuration",
   // OIDC discovery (the reference's lower-case codes; the answers carry a specific message).
   discovery_invalid_url: "The discovery URL is not valid",

@@ -2,6 +2,8 @@ import type { LatchkeyPlugin } from "@latchkey/core";
 import { SSO_ERROR_CODES } from "./error-codes.js";
 import { resolveSSOOptions, type ResolvedSSOOptions, type SSOOptions } from "./options.js";
 import { deleteSSOProvider, getSSOProvider, listSSOProviders } from "./routes/providers.js";
+import { ssoCallback } from "./routes/callback.js";
+import { signInSSO } from "./routes/sign-in.js";
 import { register } from "./routes/register.js";
 import { updateSSOProvider } from "./routes/update.js";
 import { resolveSSOSchema } from "./schema.js";
@@ -18,6 +20,8 @@ const endpointsOf = (options: ResolvedSSOOptions) => ({
   getSSOProvider,
   updateSSOProvider,
   deleteSSOProvider,
+  signInSSO: signInSSO(options),
+  callbackSSO: ssoCallback(options),
 });
 
 /** The plugin object `sso()` returns. */

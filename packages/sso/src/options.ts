@@ -50,6 +50,8 @@ export interface SSOOptions {
   trustEmailVerified?: boolean;
   /** One callback for every OIDC provider (a path or a URL), served at `/sso/callback`. */
   redirectURI?: string;
+  /** Read the account id from `mapping.id` instead of `sub` (providers registered before 1.0 kept it there). @default false */
+  legacyMappingId?: boolean;
   /** Renames the table (the reference's `modelName`). */
   modelName?: string;
   /** Renames columns (the reference's `fields`). */
