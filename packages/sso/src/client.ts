@@ -31,7 +31,9 @@ export interface RegisterSSOProviderBody {
 export interface SSOClientMethods {
   sso: {
     /** `POST /sso/register`: the sanitized provider and its redirect URI. */
-    register(body: RegisterSSOProviderBody): Promise<ClientResult<SanitizedProvider & { redirectURI: string }>>;
+    register(
+      body: RegisterSSOProviderBody,
+    ): Promise<ClientResult<SanitizedProvider & { redirectURI: string }>>;
     /** `GET /sso/providers`. */
     providers(): Promise<ClientResult<{ providers: SanitizedProvider[] }>>;
     /** `GET /sso/get-provider`. */

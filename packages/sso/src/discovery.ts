@@ -58,17 +58,26 @@ function endpointField(value: unknown, issuer: string): string | undefined {
  * The method to authenticate with: the configured one when the IdP supports it (or lists
  * none), else the first the IdP offers of basic, post, private_key_jwt.
  */
-function pickAuthMethod(configured: TokenEndpointAuthentication | undefined, supported: unknown): TokenEndpointAuthentication {
+function pickAuthMethod(
+  configured: TokenEndpointAuthentication | undefined,
+  supported: unknown,
+): TokenEndpointAuthentication {
   const list = Array.isArray(supported) ? supported.filter((m): m is string => typeof m === "string") : [];
   if (configured) {
     if (list.length && !list.includes(configured))
-      throw discoveryError("unsupported_token_auth_method", `The IdP does not support ${configured} at its token endpoint`);
+      throw discoveryError(
+        "unsupported_token_auth_method",
+        `The IdP does not support ${configured} at its token endpoint`,
+      );
     return configured;
   }
   if (!list.length || list.includes("client_secret_basic")) return "client_secret_basic";
   if (list.includes("client_secret_post")) return "client_secret_post";
   if (list.includes("private_key_jwt")) return "private_key_jwt";
-  throw discoveryError("unsupported_token_auth_method", "The IdP supports none of the token endpoint authentication methods");
+  throw discoveryError(
+    "unsupported_token_auth_method",
+    "The IdP supports none of the token endpoint authentication methods",
+  );
 }
 
 async function fetchDocument(url: string): Promise<unknown> {
@@ -77,13 +86,17 @@ async function fetchDocument(url: string): Promise<unknown> {
     response = await boundedFetch(url, { method: "GET", headers: { accept: "application/json" } });
   } catch (error) {
     if (error instanceof OutboundFetchError) {
-      if (error.code === "REDIRECT_REFUSED") throw discoveryError("oidc_endpoint_redirect", "The discovery endpoint answered with a redirect");
-      if (error.code === "TIMEOUT") throw discoveryError("discovery_timeout", "The discovery endpoint did not answer in time");
-      if (error.code === "INVALID_URL") throw discoveryError("discovery_invalid_url", "The discovery URL is not valid");
+      if (error.code === "REDIRECT_REFUSED")
+        throw discoveryError("oidc_endpoint_redirect", "The discovery endpoint answered with a redirect");
+      if (error.code === "TIMEOUT")
+        throw discoveryError("discovery_timeout", "The discovery endpoint did not answer in time");
+      if (error.code === "INVALID_URL")
+        throw discoveryError("discovery_invalid_url", "The discovery URL is not valid");
     }
     throw discoveryError("discovery_unexpected_error", "The discovery document could not be fetched");
   }
-  if (!response.ok) throw discoveryError("discovery_not_found", `The discovery endpoint answered ${response.status}`);
+  if (!response.ok)
+    throw discoveryError("discovery_not_found", `The discovery endpoint answered ${response.status}`);
   return response.json().catch(() => {
     throw discoveryError("discovery_invalid_json", "The discovery document is not JSON");
   });
@@ -96,14 +109,18 @@ async function fetchDocument(url: string): Promise<unknown> {
  * aside) and `authorization_endpoint`, `token_endpoint`, `jwks_uri`, and every URL used to
  * lie on a trusted origin. Throws the reference's `{ code, message }` errors.
  */
-export async function discover(input: DiscoveryInput, trustedOrigins: readonly string[]): Promise<DiscoveredEndpoints> {
+export async function discover(
+  input: DiscoveryInput,
+  trustedOrigins: readonly string[],
+): Promise<DiscoveredEndpoints> {
   let url: string;
   try {
     url = new URL(input.discoveryEndpoint ?? discoveryURL(input.issuer)).href;
   } catch {
     throw discoveryError("discovery_invalid_url", "The discovery URL is not valid");
   }
-  if (!/^https?:$/.test(new URL(url).protocol)) throw discoveryError("discovery_invalid_url", "The discovery URL is not valid");
+  if (!/^https?:$/.test(new URL(url).protocol))
+    throw discoveryError("discovery_invalid_url", "The discovery URL is not valid");
   if (!isTrustedOrigin(url, trustedOrigins, false))
     throw discoveryError("discovery_untrusted_origin", "The discovery URL is not on a trusted origin");
   const data = await fetchDocument(url);
@@ -113,18 +130,23 @@ export async function discover(input: DiscoveryInput, trustedOrigins: readonly s
   const missing = ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri"].filter(
     (key) => typeof doc[key] !== "string" || doc[key] === "",
   );
-  if (missing.length) throw discoveryError("discovery_incomplete", `The discovery document lacks ${missing.join(", ")}`);
+  if (missing.length)
+    throw discoveryError("discovery_incomplete", `The discovery document lacks ${missing.join(", ")}`);
   if (withoutTrailingSlash(String(doc.issuer)) !== withoutTrailingSlash(input.issuer))
     throw discoveryError("issuer_mismatch", "The discovery document names another issuer");
   const found = {
-    authorizationEndpoint: input.authorizationEndpoint ?? endpointField(doc.authorization_endpoint, input.issuer),
+    authorizationEndpoint:
+      input.authorizationEndpoint ?? endpointField(doc.authorization_endpoint, input.issuer),
     tokenEndpoint: input.tokenEndpoint ?? endpointField(doc.token_endpoint, input.issuer),
     jwksEndpoint: input.jwksEndpoint ?? endpointField(doc.jwks_uri, input.issuer),
     userInfoEndpoint: input.userInfoEndpoint ?? endpointField(doc.userinfo_endpoint, input.issuer),
   };
   const { authorizationEndpoint, tokenEndpoint, jwksEndpoint } = found;
   if (!authorizationEndpoint || !tokenEndpoint || !jwksEndpoint)
-    throw discoveryError("discovery_incomplete", "The discovery document names an endpoint that is not a URL");
+    throw discoveryError(
+      "discovery_incomplete",
+      "The discovery document names an endpoint that is not a URL",
+    );
   for (const endpoint of Object.values(found))
     if (endpoint && !isTrustedOrigin(endpoint, trustedOrigins, false))
       throw discoveryError("discovery_untrusted_origin", "A discovered endpoint is not on a trusted origin");
@@ -134,6 +156,9 @@ export async function discover(input: DiscoveryInput, trustedOrigins: readonly s
     tokenEndpoint,
     jwksEndpoint,
     userInfoEndpoint: found.userInfoEndpoint,
-    tokenEndpointAuthentication: pickAuthMethod(input.tokenEndpointAuthentication, doc.token_endpoint_auth_methods_supported),
+    tokenEndpointAuthentication: pickAuthMethod(
+      input.tokenEndpointAuthentication,
+      doc.token_endpoint_auth_methods_supported,
+    ),
   };
 }

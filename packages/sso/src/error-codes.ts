@@ -33,5 +33,9 @@ export const SSO_ERROR_CODES = defineErrorCodes({
 
 /** The `oidcConfig` fields a registration must carry, named in the 400 that refuses it. */
 export function incompleteOIDCConfig(missing: string[]): APIError {
-  return APIError.from("BAD_REQUEST", "INVALID_OIDC_CONFIG", `Incomplete OIDC configuration: missing ${missing.join(", ")}`);
+  return APIError.from(
+    "BAD_REQUEST",
+    "INVALID_OIDC_CONFIG",
+    `Incomplete OIDC configuration: missing ${missing.join(", ")}`,
+  );
 }

@@ -25,10 +25,18 @@ const fromRow = (row: SSOProviderRow): FoundProvider | null => {
 };
 
 /** A provider by its id: `defaultSSO` first, then the table. */
-export async function providerById(ctx: EndpointContext, options: ResolvedSSOOptions, providerId: string): Promise<FoundProvider | null> {
+export async function providerById(
+  ctx: EndpointContext,
+  options: ResolvedSSOOptions,
+  providerId: string,
+): Promise<FoundProvider | null> {
   const configured = options.defaultSSO.find((p) => p.providerId === providerId && p.oidcConfig);
   if (configured?.oidcConfig)
-    return { providerId, issuer: configured.oidcConfig.issuer, config: configured.oidcConfig as StoredOIDCConfig };
+    return {
+      providerId,
+      issuer: configured.oidcConfig.issuer,
+      config: configured.oidcConfig as StoredOIDCConfig,
+    };
   const row = await ctx.context.adapter.findOne<SSOProviderRow>({
     model: "ssoProvider",
     where: [{ field: "providerId", value: providerId }],
@@ -41,7 +49,11 @@ export async function providerById(ctx: EndpointContext, options: ResolvedSSOOpt
  * the table by `providerId`, by exact `domain`, then any provider whose domain list covers
  * the email's domain (exactly or as a parent domain).
  */
-export async function findProvider(ctx: EndpointContext, options: ResolvedSSOOptions, query: ProviderQuery): Promise<FoundProvider | null> {
+export async function findProvider(
+  ctx: EndpointContext,
+  options: ResolvedSSOOptions,
+  query: ProviderQuery,
+): Promise<FoundProvider | null> {
   const domain = query.domain ?? query.email?.split("@").pop();
   if (query.providerId) return providerById(ctx, options, query.providerId);
   if (!domain) return null;

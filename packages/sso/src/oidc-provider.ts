@@ -1,5 +1,6 @@
 import {
   boundedFetch,
+  OutboundFetchError,
   createAuthorizationURL,
   oauthFlow,
   remoteJWKS,
@@ -20,6 +21,22 @@ export interface FoundProvider {
   config: StoredOIDCConfig;
 }
 
+/** Set when a request to the IdP met a redirect it refused, so the callback can answer `oidc_endpoint_redirect`. */
+export interface RequestObserver {
+  redirectRefused: boolean;
+}
+
+/** Runs a request to the IdP, noting a refused redirect before the error goes on. */
+async function observed<T>(observer: RequestObserver | undefined, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (observer && error instanceof OutboundFetchError && error.code === "REDIRECT_REFUSED")
+      observer.redirectRefused = true;
+    throw error;
+  }
+}
+
 /** The claim each user field is read from. */
 function claimNames(mapping: OIDCMapping | undefined) {
   return {
@@ -32,10 +49,14 @@ function claimNames(mapping: OIDCMapping | undefined) {
 
 /** The UserInfo response (OIDC Core §5.3), through core's bounded fetch (no redirects). */
 async function fetchUserInfo(url: string, accessToken: string): Promise<Record<string, unknown> | null> {
-  const response = await boundedFetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } });
+  const response = await boundedFetch(url, {
+    headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" },
+  });
   if (!response.ok) return null;
   const data: unknown = await response.json().catch(() => null);
-  return typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
+  return typeof data === "object" && data !== null && !Array.isArray(data)
+    ? (data as Record<string, unknown>)
+    : null;
 }
 
 /**
@@ -44,13 +65,26 @@ async function fetchUserInfo(url: string, accessToken: string): Promise<Record<s
  * verified against `jwksEndpoint` (issuer, audience and `azp` = client id), UserInfo whose
  * `sub` must equal the ID token's, and the account id always `sub`.
  */
-export function ssoOAuthProvider(found: FoundProvider, options: ResolvedSSOOptions, redirectPath: string): OAuthProvider {
+export function ssoOAuthProvider(
+  found: FoundProvider,
+  options: ResolvedSSOOptions,
+  redirectPath: string,
+  observer?: RequestObserver,
+): OAuthProvider {
   const { config, providerId } = found;
   const pkce = config.pkce !== false;
-  const method = config.tokenEndpointAuthentication === "client_secret_post" ? "client_secret_post" : "client_secret_basic";
+  const method =
+    config.tokenEndpointAuthentication === "client_secret_post"
+      ? "client_secret_post"
+      : "client_secret_basic";
   const claims = claimNames(config.mapping);
   const idToken = config.jwksEndpoint
-    ? { jwks: remoteJWKS(config.jwksEndpoint), issuer: found.issuer, audience: config.clientId, clientId: config.clientId }
+    ? {
+        jwks: remoteJWKS(config.jwksEndpoint),
+        issuer: found.issuer,
+        audience: config.clientId,
+        clientId: config.clientId,
+      }
     : undefined;
   return {
     id: providerId,
@@ -69,7 +103,8 @@ export function ssoOAuthProvider(found: FoundProvider, options: ResolvedSSOOptio
       return String((config.mapping?.id && options.legacyMappingId ? p[config.mapping.id] : p.sub) ?? "");
     },
     createAuthorizationURL(data) {
-      if (!config.authorizationEndpoint) throw new Error(`SSO provider "${providerId}" has no authorization endpoint`);
+      if (!config.authorizationEndpoint)
+        throw new Error(`SSO provider "${providerId}" has no authorization endpoint`);
       return createAuthorizationURL({
         authorizationEndpoint: config.authorizationEndpoint,
         clientId: config.clientId,
@@ -82,16 +117,19 @@ export function ssoOAuthProvider(found: FoundProvider, options: ResolvedSSOOptio
       });
     },
     async validateAuthorizationCode(data) {
-      if (!config.tokenEndpoint) return null;
-      return validateAuthorizationCode({
-        clientId: config.clientId,
-        clientSecret: config.clientSecret,
-        tokenEndpointAuth: { method },
-        tokenEndpoint: config.tokenEndpoint,
-        code: data.code,
-        redirectURI: data.redirectURI,
-        codeVerifier: pkce ? data.codeVerifier : undefined,
-      });
+      const { tokenEndpoint } = config;
+      if (!tokenEndpoint) return null;
+      return observed(observer, () =>
+        validateAuthorizationCode({
+          clientId: config.clientId,
+          clientSecret: config.clientSecret,
+          tokenEndpointAuth: { method },
+          tokenEndpoint,
+          code: data.code,
+          redirectURI: data.redirectURI,
+          codeVerifier: pkce ? data.codeVerifier : undefined,
+        }),
+      );
     },
     async getUserInfo(tokens) {
       let verified: Record<string, unknown> | null = null;
@@ -103,7 +141,8 @@ export function ssoOAuthProvider(found: FoundProvider, options: ResolvedSSOOptio
       }
       let profile = verified;
       if (config.userInfoEndpoint && tokens.accessToken) {
-        const info = await fetchUserInfo(config.userInfoEndpoint, tokens.accessToken);
+        const { accessToken } = tokens;
+        const info = await observed(observer, () => fetchUserInfo(config.userInfoEndpoint!, accessToken));
         // OIDC Core §5.3.2: UserInfo must describe the subject of the ID token.
         if (!info || (verified && info.sub !== verified.sub)) return null;
         profile = { ...verified, ...info };
@@ -114,7 +153,8 @@ export function ssoOAuthProvider(found: FoundProvider, options: ResolvedSSOOptio
       const name = profile[claims.name];
       const image = profile[claims.image];
       const extra: Record<string, unknown> = {};
-      for (const [field, claim] of Object.entries(config.mapping?.extraFields ?? {})) extra[field] = profile[claim];
+      for (const [field, claim] of Object.entries(config.mapping?.extraFields ?? {}))
+        extra[field] = profile[claim];
       return {
         user: {
           ...extra,

@@ -55,7 +55,12 @@ export interface SSOOptions {
   /** Renames the table (the reference's `modelName`). */
   modelName?: string;
   /** Renames columns (the reference's `fields`). */
-  fields?: Partial<Record<"issuer" | "oidcConfig" | "samlConfig" | "userId" | "providerId" | "organizationId" | "domain", string>>;
+  fields?: Partial<
+    Record<
+      "issuer" | "oidcConfig" | "samlConfig" | "userId" | "providerId" | "organizationId" | "domain",
+      string
+    >
+  >;
 }
 
 /** The options with defaults applied. */

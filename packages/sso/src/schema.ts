@@ -11,7 +11,11 @@ export const ssoSchema = {
       issuer: { type: "string", required: true },
       oidcConfig: { type: "string", required: false },
       samlConfig: { type: "string", required: false },
-      userId: { type: "string", required: true, references: { model: "user", field: "id", onDelete: "cascade" } },
+      userId: {
+        type: "string",
+        required: true,
+        references: { model: "user", field: "id", onDelete: "cascade" },
+      },
       providerId: { type: "string", required: true, unique: true },
       organizationId: { type: "string", required: false },
       domain: { type: "string", required: true },
@@ -71,14 +75,19 @@ export function parseOIDCConfig(row: SSOProviderRow): StoredOIDCConfig | null {
   if (!row.oidcConfig) return null;
   try {
     const parsed: unknown = JSON.parse(row.oidcConfig);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as StoredOIDCConfig) : null;
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as StoredOIDCConfig)
+      : null;
   } catch {
     return null;
   }
 }
 
 /** The table with the `modelName` and `fields` options' renames applied. */
-export function resolveSSOSchema(options: { modelName?: string | undefined; fields?: Partial<Record<string, string>> | undefined }): SchemaDefinition {
+export function resolveSSOSchema(options: {
+  modelName?: string | undefined;
+  fields?: Partial<Record<string, string>> | undefined;
+}): SchemaDefinition {
   if (!options.modelName && !options.fields) return ssoSchema;
   const fields: SchemaDefinition[string]["fields"] = {};
   for (const [key, field] of Object.entries(ssoSchema.ssoProvider.fields)) {

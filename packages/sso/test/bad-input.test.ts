@@ -1,5 +1,10 @@
 import { afterAll, beforeAll } from "vitest";
-import { badInputBattery, VALIDATION_ERROR, type CaseExpectations, type TestIdP } from "@latchkey/test-support";
+import {
+  badInputBattery,
+  VALIDATION_ERROR,
+  type CaseExpectations,
+  type TestIdP,
+} from "@latchkey/test-support";
 import { registration, signedIn, ssoInstance, startSSOIdP } from "./instance.ts";
 
 let idp: TestIdP;
@@ -21,10 +26,30 @@ badInputBattery({
   },
   routes: [
     // An id already taken: valid to validation, refused with 422 and no write.
-    { method: "POST", path: "/sso/register", validBody: { providerId: "held", issuer: "https://idp.example", domain: "x.example", oidcConfig: { clientId: "c", clientSecret: "s" } }, expect: validation },
+    {
+      method: "POST",
+      path: "/sso/register",
+      validBody: {
+        providerId: "held",
+        issuer: "https://idp.example",
+        domain: "x.example",
+        oidcConfig: { clientId: "c", clientSecret: "s" },
+      },
+      expect: validation,
+    },
     { method: "GET", path: "/sso/providers" },
     { method: "GET", path: "/sso/get-provider", validQuery: { providerId: "unknown" }, expect: validation },
-    { method: "POST", path: "/sso/update-provider", validBody: { providerId: "unknown", domain: "x.example" }, expect: validation },
-    { method: "POST", path: "/sso/delete-provider", validBody: { providerId: "unknown" }, expect: validation },
+    {
+      method: "POST",
+      path: "/sso/update-provider",
+      validBody: { providerId: "unknown", domain: "x.example" },
+      expect: validation,
+    },
+    {
+      method: "POST",
+      path: "/sso/delete-provider",
+      validBody: { providerId: "unknown" },
+      expect: validation,
+    },
   ],
 });

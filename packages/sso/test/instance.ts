@@ -19,13 +19,25 @@ export const startSSOIdP = (providerIds: string[] = ["acme"]): Promise<TestIdP> 
   startIdP(providerIds.map((id) => `${AUTH}/sso/callback/${id}`));
 
 /** An instance with email/password and `sso(options)` trusting the IdP's origin. */
-export const ssoInstance = (db: DatabaseKind, idp: TestIdP, options?: SSOOptions, extra: Record<string, unknown> = {}): Promise<TestAuth> =>
-  testAuth({ emailAndPassword: { enabled: true }, trustedOrigins: [idp.issuer], plugins: [sso(options)], ...extra }, { db });
+export const ssoInstance = (
+  db: DatabaseKind,
+  idp: TestIdP,
+  options?: SSOOptions,
+  extra: Record<string, unknown> = {},
+): Promise<TestAuth> =>
+  testAuth(
+    { emailAndPassword: { enabled: true }, trustedOrigins: [idp.issuer], plugins: [sso(options)], ...extra },
+    { db },
+  );
 
 /** Signs user `n` up through a new browser, which ends up signed in as them. */
 export async function signedIn(t: TestAuth, n: number | string): Promise<TestClient> {
   const browser = client(t.auth);
-  const answer = await browser.post("/sign-up/email", { email: `user${n}@example.com`, password: PASSWORD, name: `User ${n}` });
+  const answer = await browser.post("/sign-up/email", {
+    email: `user${n}@example.com`,
+    password: PASSWORD,
+    name: `User ${n}`,
+  });
   if (answer.status !== 200) throw new Error(`sign-up failed: ${answer.status}`);
   return browser;
 }

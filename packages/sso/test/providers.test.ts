@@ -19,7 +19,9 @@ describe("provider routes and the owner rule", () => {
     const other = await signedIn(t, "other");
     expect((await owner.post("/sso/register", registration(idp, "own"))).status).toBe(200);
 
-    const list = await owner.get<{ providers: { providerId: string; oidcConfig: Record<string, unknown> }[] }>("/sso/providers");
+    const list = await owner.get<{
+      providers: { providerId: string; oidcConfig: Record<string, unknown> }[];
+    }>("/sso/providers");
     expect(list.json?.providers.map((p) => p.providerId)).toEqual(["own"]);
     expect(list.json?.providers[0]!.oidcConfig.clientIdLastFour).toBe(`****${CLIENT_ID.slice(-4)}`);
     expect(list.text).not.toContain("clientSecret");
@@ -32,17 +34,22 @@ describe("provider routes and the owner rule", () => {
     const missing = await owner.get<{ message: string }>("/sso/get-provider?providerId=nope");
     expect([missing.status, missing.json?.message]).toEqual([404, "Provider not found"]);
 
-    const updated = await owner.post<{ domain: string; oidcConfig: { scopes: string[] } }>("/sso/update-provider", {
-      providerId: "own",
-      domain: "own.example,sub.own.example",
-      oidcConfig: { scopes: ["openid", "email"] },
-    });
+    const updated = await owner.post<{ domain: string; oidcConfig: { scopes: string[] } }>(
+      "/sso/update-provider",
+      {
+        providerId: "own",
+        domain: "own.example,sub.own.example",
+        oidcConfig: { scopes: ["openid", "email"] },
+      },
+    );
     expect([updated.status, updated.json?.domain, updated.json?.oidcConfig.scopes]).toEqual([
       200,
       "own.example,sub.own.example",
       ["openid", "email"],
     ]);
-    expect((await other.post("/sso/update-provider", { providerId: "own", domain: "x.example" })).status).toBe(403);
+    expect(
+      (await other.post("/sso/update-provider", { providerId: "own", domain: "x.example" })).status,
+    ).toBe(403);
     expect((await owner.post("/sso/update-provider", { providerId: "own" })).status).toBe(400);
 
     expect((await other.post("/sso/delete-provider", { providerId: "own" })).status).toBe(403);
@@ -58,16 +65,30 @@ describe("provider routes and the owner rule", () => {
     const now = new Date();
     await adapter.create({
       model: "account",
-      data: { id: "acc-1", userId: session.json!.user.id, providerId: "linked", accountId: "sub-1", createdAt: now, updatedAt: now },
+      data: {
+        id: "acc-1",
+        userId: session.json!.user.id,
+        providerId: "linked",
+        accountId: "sub-1",
+        createdAt: now,
+        updatedAt: now,
+      },
     });
     const moved = await owner.post<{ message: string }>("/sso/update-provider", {
       providerId: "linked",
       oidcConfig: { clientId: "another-client" },
     });
-    expect([moved.status, moved.json?.message]).toEqual([409, "Cannot change SSO provider identity fields while linked accounts exist"]);
+    expect([moved.status, moved.json?.message]).toEqual([
+      409,
+      "Cannot change SSO provider identity fields while linked accounts exist",
+    ]);
     // Not identity: allowed.
-    expect((await owner.post("/sso/update-provider", { providerId: "linked", domain: "linked.example" })).status).toBe(200);
+    expect(
+      (await owner.post("/sso/update-provider", { providerId: "linked", domain: "linked.example" })).status,
+    ).toBe(200);
     expect((await owner.post("/sso/delete-provider", { providerId: "linked" })).status).toBe(200);
-    expect(await adapter.count({ model: "account", where: [{ field: "providerId", value: "linked" }] })).toBe(0);
+    expect(await adapter.count({ model: "account", where: [{ field: "providerId", value: "linked" }] })).toBe(
+      0,
+    );
   });
 });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowCounts, type TestAuth, type TestIdP } from "@latchkey/test-support";
 import { startDocumentServer } from "./document-server.ts";
-import { CLIENT_ID, CLIENT_SECRET, registration, signedIn, ssoInstance, startSSOIdP, AUTH } from "./instance.ts";
+import {
+  CLIENT_ID,
+  CLIENT_SECRET,
+  registration,
+  signedIn,
+  ssoInstance,
+  startSSOIdP,
+  AUTH,
+} from "./instance.ts";
 
 let idp: TestIdP;
 let t: TestAuth;
@@ -15,7 +23,10 @@ afterAll(async () => {
 });
 
 const rows = async () =>
-  (await t.auth.$context.adapter.findMany<Record<string, unknown>>({ model: "ssoProvider" })) as Record<string, unknown>[];
+  (await t.auth.$context.adapter.findMany<Record<string, unknown>>({ model: "ssoProvider" })) as Record<
+    string,
+    unknown
+  >[];
 
 describe("POST /sso/register with discovery", () => {
   it("row 1001: stores the discovered endpoints in the reference's oidcConfig JSON and answers the sanitized provider (no secret)", async () => {
@@ -45,7 +56,12 @@ describe("POST /sso/register with discovery", () => {
     // Row 1001: the secret is never echoed.
     expect(answer.text).not.toContain(CLIENT_SECRET);
     const [row] = (await rows()).filter((r) => r.providerId === "acme");
-    expect(row).toMatchObject({ issuer: idp.issuer, domain: "acme.example", samlConfig: null, organizationId: null });
+    expect(row).toMatchObject({
+      issuer: idp.issuer,
+      domain: "acme.example",
+      samlConfig: null,
+      organizationId: null,
+    });
     expect(typeof row!.id).toBe("string");
     expect(JSON.parse(String(row!.oidcConfig))).toEqual({
       issuer: idp.issuer,
@@ -82,17 +98,29 @@ describe("POST /sso/register with discovery", () => {
       domain: "empty.example",
     });
     expect(none.status).toBe(400);
-    expect(none.json).toEqual({ code: "INVALID_OIDC_CONFIG", message: "Incomplete OIDC configuration: missing oidcConfig" });
-    const bare = await browser.post<{ message: string }>("/sso/register", { ...registration(idp, "empty"), oidcConfig: {} });
+    expect(none.json).toEqual({
+      code: "INVALID_OIDC_CONFIG",
+      message: "Incomplete OIDC configuration: missing oidcConfig",
+    });
+    const bare = await browser.post<{ message: string }>("/sso/register", {
+      ...registration(idp, "empty"),
+      oidcConfig: {},
+    });
     expect(bare.status).toBe(400);
-    expect(bare.json?.message).toBe("Incomplete OIDC configuration: missing oidcConfig.clientId, oidcConfig.clientSecret");
+    expect(bare.json?.message).toBe(
+      "Incomplete OIDC configuration: missing oidcConfig.clientId, oidcConfig.clientSecret",
+    );
     expect(await rowCounts(t.auth)).toEqual(before);
   });
 
   it("answers the reference's discovery codes", async () => {
     const browser = await signedIn(t, "disc");
     const cases: [Record<string, unknown>, number, string][] = [
-      [{ ...registration(idp, "d1"), issuer: "https://untrusted.example" }, 400, "discovery_untrusted_origin"],
+      [
+        { ...registration(idp, "d1"), issuer: "https://untrusted.example" },
+        400,
+        "discovery_untrusted_origin",
+      ],
       [registration(idp, "d2", { discoveryEndpoint: `${idp.issuer}/nowhere` }), 400, "discovery_not_found"],
       [{ ...registration(idp, "d3"), issuer: `${idp.issuer}/other` }, 400, "discovery_not_found"],
       [registration(idp, "d4", { discoveryEndpoint: `${idp.issuer}/jwks` }), 400, "discovery_incomplete"],
@@ -115,18 +143,39 @@ describe("POST /sso/register with discovery", () => {
         [body("r1", "/redirect"), 400, "oidc_endpoint_redirect"],
         [body("r2", "/not-json"), 400, "discovery_invalid_json"],
         [{ ...body("r3", "/other-issuer"), issuer: fake.origin }, 400, "issuer_mismatch"],
-        [{ ...body("r4", "/doc", { tokenEndpointAuthentication: "client_secret_post" }), issuer: fake.origin }, 400, "unsupported_token_auth_method"],
+        [
+          {
+            ...body("r4", "/doc", { tokenEndpointAuthentication: "client_secret_post" }),
+            issuer: fake.origin,
+          },
+          400,
+          "unsupported_token_auth_method",
+        ],
       ];
       for (const [request, status, code] of cases) {
         const answer = await browser.post<{ code: string }>("/sso/register", request);
-        expect([request.providerId, answer.status, answer.json?.code]).toEqual([request.providerId, status, code]);
+        expect([request.providerId, answer.status, answer.json?.code]).toEqual([
+          request.providerId,
+          status,
+          code,
+        ]);
       }
       // `/doc` lists only `private_key_jwt`: a provider authenticating so needs no client secret.
-      const picked = await browser.post<{ oidcConfig: { tokenEndpointAuthentication: string } }>("/sso/register", {
-        ...registration(idp, "r6", { discoveryEndpoint: `${fake.origin}/doc`, clientSecret: undefined, tokenEndpointAuthentication: "private_key_jwt" }),
-        issuer: fake.origin,
-      });
-      expect([picked.status, picked.json?.oidcConfig.tokenEndpointAuthentication]).toEqual([200, "private_key_jwt"]);
+      const picked = await browser.post<{ oidcConfig: { tokenEndpointAuthentication: string } }>(
+        "/sso/register",
+        {
+          ...registration(idp, "r6", {
+            discoveryEndpoint: `${fake.origin}/doc`,
+            clientSecret: undefined,
+            tokenEndpointAuthentication: "private_key_jwt",
+          }),
+          issuer: fake.origin,
+        },
+      );
+      expect([picked.status, picked.json?.oidcConfig.tokenEndpointAuthentication]).toEqual([
+        200,
+        "private_key_jwt",
+      ]);
       expect(fake.paths).toContain("/redirect");
       expect(fake.paths).not.toContain("/elsewhere");
     } finally {
@@ -139,10 +188,18 @@ describe("POST /sso/register with discovery", () => {
     const browser = await signedIn(t, "skip");
     const answer = await browser.post<{ oidcConfig: Record<string, unknown> }>(
       "/sso/register",
-      registration(idp, "skip", { skipDiscovery: true, authorizationEndpoint: "https://idp.example/a", tokenEndpoint: "https://idp.example/t", pkce: false }),
+      registration(idp, "skip", {
+        skipDiscovery: true,
+        authorizationEndpoint: "https://idp.example/a",
+        tokenEndpoint: "https://idp.example/t",
+        pkce: false,
+      }),
     );
     expect(answer.status).toBe(200);
-    expect(answer.json?.oidcConfig).toMatchObject({ authorizationEndpoint: "https://idp.example/a", pkce: false });
+    expect(answer.json?.oidcConfig).toMatchObject({
+      authorizationEndpoint: "https://idp.example/a",
+      pkce: false,
+    });
   });
 
   it("enforces providersLimit", async () => {
@@ -152,7 +209,10 @@ describe("POST /sso/register with discovery", () => {
       const browser = await signedIn(limited, "lim");
       expect((await browser.post("/sso/register", registration(idp, "one"))).status).toBe(200);
       const second = await browser.post<{ message: string }>("/sso/register", registration(idp, "two"));
-      expect([second.status, second.json?.message]).toEqual([403, "You have reached the maximum number of SSO providers"]);
+      expect([second.status, second.json?.message]).toEqual([
+        403,
+        "You have reached the maximum number of SSO providers",
+      ]);
       const none = await (await signedIn(disabled, "off")).post("/sso/register", registration(idp, "one"));
       expect(none.status).toBe(403);
     } finally {

@@ -69,13 +69,24 @@ describe("SSO sign-in against a real OpenID provider", () => {
     const { location } = await again.follow((await start(again, { providerId: "acme" })).href);
     expect(location).toBe(`${BASE}/dashboard`);
     expect((await sessionOf(again))?.user.email).toBe("bob@sub.acme.example");
-    expect(await t.auth.$context.adapter.count({ model: "account", where: [{ field: "accountId", value: "bob-sub" }] })).toBe(1);
+    expect(
+      await t.auth.$context.adapter.count({
+        model: "account",
+        where: [{ field: "accountId", value: "bob-sub" }],
+      }),
+    ).toBe(1);
   });
 
   it("answers 404 for an unknown domain and 400 for reserved additionalParams", async () => {
     const browser = new Browser(BASE, t.auth.handler);
-    const unknown = await browser.post(`${AUTH}/sign-in/sso`, { callbackURL: "/dashboard", email: "x@nowhere.example" });
-    expect([unknown.status, ((await unknown.json()) as { message: string }).message]).toEqual([404, "No provider found for the issuer"]);
+    const unknown = await browser.post(`${AUTH}/sign-in/sso`, {
+      callbackURL: "/dashboard",
+      email: "x@nowhere.example",
+    });
+    expect([unknown.status, ((await unknown.json()) as { message: string }).message]).toEqual([
+      404,
+      "No provider found for the issuer",
+    ]);
     const reserved = await browser.post(`${AUTH}/sign-in/sso`, {
       callbackURL: "/dashboard",
       providerId: "acme",
@@ -87,7 +98,9 @@ describe("SSO sign-in against a real OpenID provider", () => {
   it("with disableImplicitSignUp, refuses a new user unless requestSignUp", async () => {
     const refused = new Browser(BASE, strict.auth.handler);
     idp.login("alice-sub");
-    const { location } = await refused.follow((await start(refused, { providerId: "acme", errorCallbackURL: "/oops" })).href);
+    const { location } = await refused.follow(
+      (await start(refused, { providerId: "acme", errorCallbackURL: "/oops" })).href,
+    );
     expect(new URL(location).pathname).toBe("/oops");
     expect(new URL(location).searchParams.get("error")).toBe("signup_disabled");
     expect(await sessionOf(refused)).toBeNull();

@@ -37,19 +37,27 @@ export const ssoCallback = (options: ResolvedSSOOptions) =>
     if (!params.state) throw callbackErrorRedirect(ctx, defaultErrorURL(ctx), E.STATE_NOT_FOUND);
     const state = await parseState(ctx, params.state);
     const errorURL = state.errorURL ?? state.callbackURL ?? defaultErrorURL(ctx);
-    const fail = (code: string, description?: string) => callbackErrorRedirect(ctx, errorURL, code, description);
+    const fail = (code: string, description?: string) =>
+      callbackErrorRedirect(ctx, errorURL, code, description);
     if (params.error) throw fail(params.error, params.error_description);
     if (!params.code) throw fail(E.NO_CODE);
     const providerId = ctx.params.providerId ?? "";
     const found = await providerById(ctx, options, providerId);
     if (!found) throw fail("invalid_provider", "provider_not_found");
     const path = callbackPathOf(providerId, options);
-    const provider = ssoOAuthProvider(found, options, path);
-    return oauthFlow.completeCallback(ctx, provider, {
-      state,
-      code: params.code,
-      iss: params.iss,
-      redirectURI: `${ctx.context.baseURL}${path}`,
-      fail,
-    });
+    const observer = { redirectRefused: false };
+    const provider = ssoOAuthProvider(found, options, path, observer);
+    try {
+      return await oauthFlow.completeCallback(ctx, provider, {
+        state,
+        code: params.code,
+        iss: params.iss,
+        redirectURI: `${ctx.context.baseURL}${path}`,
+        fail,
+      });
+    } catch (error) {
+      // The token or UserInfo endpoint answered with a redirect, which is never followed.
+      if (observer.redirectRefused) throw fail("oidc_endpoint_redirect");
+      throw error;
+    }
   });

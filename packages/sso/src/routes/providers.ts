@@ -26,7 +26,8 @@ export const listSSOProviders = endpoint(
       model: "ssoProvider",
       where: [{ field: "userId", value: userId }],
     });
-    if (!hasOrganizationPlugin(ctx)) return { providers: own.map((row) => sanitizeProvider(row, ctx.context.baseURL)) };
+    if (!hasOrganizationPlugin(ctx))
+      return { providers: own.map((row) => sanitizeProvider(row, ctx.context.baseURL)) };
     const organizations = await managedOrganizations(ctx);
     const owned = organizations.length
       ? await ctx.context.adapter.findMany<SSOProviderRow>({
@@ -58,8 +59,14 @@ export const deleteSSOProvider = endpoint(
   { method: "POST", body: providerIdSchema, use: [sessionMiddleware], requireHeaders: true },
   async (ctx) => {
     const provider = await accessibleProvider(ctx, ctx.body.providerId, ctx.context.session.user.id);
-    await ctx.context.adapter.deleteMany({ model: "account", where: [{ field: "providerId", value: provider.providerId }] });
-    await ctx.context.adapter.deleteMany({ model: "ssoProvider", where: [{ field: "id", value: provider.id }] });
+    await ctx.context.adapter.deleteMany({
+      model: "account",
+      where: [{ field: "providerId", value: provider.providerId }],
+    });
+    await ctx.context.adapter.deleteMany({
+      model: "ssoProvider",
+      where: [{ field: "id", value: provider.id }],
+    });
     return { success: true };
   },
 );

@@ -29,9 +29,15 @@ function isReserved(ctx: RegisterContext, options: ResolvedSSOOptions, providerI
 /** 403 when the user may register no more providers. */
 async function checkLimit(ctx: RegisterContext, options: ResolvedSSOOptions): Promise<void> {
   const user = ctx.context.session.user;
-  const limit = typeof options.providersLimit === "function" ? await options.providersLimit(user) : options.providersLimit;
+  const limit =
+    typeof options.providersLimit === "function"
+      ? await options.providersLimit(user)
+      : options.providersLimit;
   if (limit === 0) throw SSO_ERROR_CODES.fail("SSO_REGISTRATION_DISABLED", "FORBIDDEN");
-  const count = await ctx.context.adapter.count({ model: "ssoProvider", where: [{ field: "userId", value: user.id }] });
+  const count = await ctx.context.adapter.count({
+    model: "ssoProvider",
+    where: [{ field: "userId", value: user.id }],
+  });
   if (count >= limit) throw SSO_ERROR_CODES.fail("PROVIDERS_LIMIT_REACHED", "FORBIDDEN");
 }
 
@@ -50,11 +56,13 @@ async function storedConfig(ctx: RegisterContext, options: ResolvedSSOOptions): 
   if (!config) throw incompleteOIDCConfig(["oidcConfig"]);
   const missing: string[] = [];
   if (!config.clientId) missing.push("oidcConfig.clientId");
-  if (!config.clientSecret && config.tokenEndpointAuthentication !== "private_key_jwt") missing.push("oidcConfig.clientSecret");
+  if (!config.clientSecret && config.tokenEndpointAuthentication !== "private_key_jwt")
+    missing.push("oidcConfig.clientSecret");
   if (missing.length) throw incompleteOIDCConfig(missing);
   const endpoints = config.skipDiscovery
     ? {
-        discoveryEndpoint: config.discoveryEndpoint ?? `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`,
+        discoveryEndpoint:
+          config.discoveryEndpoint ?? `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`,
         authorizationEndpoint: config.authorizationEndpoint,
         tokenEndpoint: config.tokenEndpoint,
         jwksEndpoint: config.jwksEndpoint,
@@ -77,7 +85,10 @@ async function storedConfig(ctx: RegisterContext, options: ResolvedSSOOptions): 
 }
 
 const exists = async (ctx: RegisterContext, providerId: string) =>
-  (await ctx.context.adapter.count({ model: "ssoProvider", where: [{ field: "providerId", value: providerId }] })) > 0;
+  (await ctx.context.adapter.count({
+    model: "ssoProvider",
+    where: [{ field: "providerId", value: providerId }],
+  })) > 0;
 
 /**
  * `POST /sso/register` (session required): registers an OIDC provider for the caller (or an
@@ -91,9 +102,11 @@ export const register = (options: ResolvedSSOOptions) =>
     async (ctx) => {
       const { providerId, organizationId } = ctx.body;
       await checkLimit(ctx, options);
-      if (isReserved(ctx, options, providerId)) throw SSO_ERROR_CODES.fail("PROVIDER_ID_RESERVED", "UNPROCESSABLE_ENTITY");
+      if (isReserved(ctx, options, providerId))
+        throw SSO_ERROR_CODES.fail("PROVIDER_ID_RESERVED", "UNPROCESSABLE_ENTITY");
       await checkOrganization(ctx, organizationId);
-      if (await exists(ctx, providerId)) throw SSO_ERROR_CODES.fail("PROVIDER_EXISTS", "UNPROCESSABLE_ENTITY");
+      if (await exists(ctx, providerId))
+        throw SSO_ERROR_CODES.fail("PROVIDER_EXISTS", "UNPROCESSABLE_ENTITY");
       if (ctx.body.samlConfig) throw SSO_ERROR_CODES.fail("SAML_NOT_SUPPORTED", "BAD_REQUEST");
       const config = await storedConfig(ctx, options);
       let created: SSOProviderRow | null;
@@ -113,7 +126,8 @@ export const register = (options: ResolvedSSOOptions) =>
         );
       } catch (error) {
         // A concurrent registration of the same id won the unique index.
-        if (await exists(ctx, providerId)) throw SSO_ERROR_CODES.fail("PROVIDER_EXISTS", "UNPROCESSABLE_ENTITY");
+        if (await exists(ctx, providerId))
+          throw SSO_ERROR_CODES.fail("PROVIDER_EXISTS", "UNPROCESSABLE_ENTITY");
         throw error;
       }
       // A database hook refused the row.

@@ -31,7 +31,8 @@ export const signInSSO = (options: ResolvedSSOOptions) =>
     const { additionalParams, providerType } = ctx.body;
     const reserved = Object.keys(additionalParams ?? {}).filter(isReservedAuthorizationParam);
     if (reserved.length) throw SSO_ERROR_CODES.fail("RESERVED_AUTHORIZATION_PARAMS", "BAD_REQUEST");
-    if (providerType === "saml" || ctx.body.organizationSlug) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND_FOR_ISSUER", "NOT_FOUND");
+    if (providerType === "saml" || ctx.body.organizationSlug)
+      throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND_FOR_ISSUER", "NOT_FOUND");
     const found = await findProvider(ctx, options, ctx.body);
     if (!found) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND_FOR_ISSUER", "NOT_FOUND");
     const provider = ssoOAuthProvider(found, options, callbackPathOf(found.providerId, options));

@@ -28,7 +28,11 @@ function mergedConfig(current: StoredOIDCConfig | null, change: UpdateInput): St
 }
 
 /** Whether the change moves the provider to another IdP or client. */
-function changesIdentity(row: SSOProviderRow, current: StoredOIDCConfig | null, next: StoredOIDCConfig | null): boolean {
+function changesIdentity(
+  row: SSOProviderRow,
+  current: StoredOIDCConfig | null,
+  next: StoredOIDCConfig | null,
+): boolean {
   if (next?.issuer !== undefined && next.issuer !== row.issuer) return true;
   return IDENTITY_KEYS.some((key) => (current?.[key] ?? undefined) !== (next?.[key] ?? undefined));
 }
@@ -49,7 +53,10 @@ export const updateSSOProvider = endpoint(
     const current = parseOIDCConfig(row);
     const next = mergedConfig(current, ctx.body);
     if (changesIdentity(row, current, next)) {
-      const linked = await ctx.context.adapter.count({ model: "account", where: [{ field: "providerId", value: providerId }] });
+      const linked = await ctx.context.adapter.count({
+        model: "account",
+        where: [{ field: "providerId", value: providerId }],
+      });
       if (linked > 0) throw SSO_ERROR_CODES.fail("IDENTITY_FIELDS_LOCKED", "CONFLICT");
     }
     const updated = await ctx.context.adapter.update<SSOProviderRow>({
