@@ -27,8 +27,26 @@ export interface RegisterSSOProviderBody {
   };
 }
 
-/** The methods the client gains, under the reference client's names (`authClient.sso.*`). */
+/** `POST /sign-in/sso`'s body. */
+export interface SignInSSOBody {
+  callbackURL: string;
+  email?: string;
+  providerId?: string;
+  domain?: string;
+  errorCallbackURL?: string;
+  newUserCallbackURL?: string;
+  scopes?: string[];
+  loginHint?: string;
+  additionalParams?: Record<string, string>;
+  requestSignUp?: boolean;
+}
+
+/** The methods the client gains, under the reference client's names (`authClient.sso.*`, `authClient.signIn.sso`). */
 export interface SSOClientMethods {
+  signIn: {
+    /** `POST /sign-in/sso`: the IdP's authorization URL to send the browser to. */
+    sso(body: SignInSSOBody): Promise<ClientResult<{ url: string; redirect: boolean }>>;
+  };
   sso: {
     /** `POST /sso/register`: the sanitized provider and its redirect URI. */
     register(
@@ -59,6 +77,9 @@ export interface SSOClientMethods {
 export const ssoClient = (): ClientPlugin<SSOClientMethods> & { id: "sso" } => ({
   id: "sso",
   methods: (call: Call) => ({
+    signIn: {
+      sso: (body) => call("/sign-in/sso", { method: "POST", body }),
+    },
     sso: {
       register: (body) => call("/sso/register", { method: "POST", body }),
       providers: () => call("/sso/providers", { method: "GET" }),

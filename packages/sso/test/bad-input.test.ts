@@ -45,6 +45,15 @@ badInputBattery({
       validBody: { providerId: "unknown", domain: "x.example" },
       expect: validation,
     },
+    // An unknown provider: 404 with nothing written.
+    {
+      method: "POST",
+      path: "/sign-in/sso",
+      validBody: { callbackURL: "/dashboard", providerId: "unknown" },
+      expect: validation,
+    },
+    // An unknown state: a redirect to the error page, nothing written.
+    { method: "GET", path: "/sso/callback/held", validQuery: { code: "c", state: "unknown" } },
     {
       method: "POST",
       path: "/sso/delete-provider",
