@@ -1,5 +1,5 @@
 import { createAuthClient, type ClientPlugin } from "@latchkey/client";
-import { CookieJar, type TestAuth, type TestIdP } from "@latchkey/test-support";
+import { handlerFetch, TEST_BASE_URL, type TestAuth, type TestIdP } from "@latchkey/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ssoClient } from "../src/client.ts";
 import { CLIENT_ID, CLIENT_SECRET, PASSWORD, ssoInstance, startSSOIdP } from "./instance.ts";
@@ -16,21 +16,8 @@ afterAll(async () => {
 });
 
 /** A `@latchkey/client` in front of the instance, with one browser's cookie jar. */
-function browserClient() {
-  const jar = new CookieJar();
-  return createAuthClient({
-    baseURL: "http://localhost:3000",
-    fetch: async (url, init) => {
-      const headers = new Headers(init?.headers);
-      const cookie = jar.header();
-      if (cookie) headers.set("cookie", cookie);
-      const response = await t.auth.handler(new Request(url, { ...init, headers }));
-      jar.absorb(response);
-      return response;
-    },
-    plugins: [ssoClient()],
-  });
-}
+const browserClient = () =>
+  createAuthClient({ baseURL: TEST_BASE_URL, fetch: handlerFetch(t.auth).fetch, plugins: [ssoClient()] });
 
 describe("ssoClient", () => {
   it("is a client plugin for @latchkey/client", () => {

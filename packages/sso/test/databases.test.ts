@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, type DatabaseKind, type TestIdP } from "@latchkey/test-support";
+import { Browser, DATABASE_KINDS, type TestIdP } from "@latchkey/test-support";
 import { AUTH, registration, signedIn, ssoInstance, startSSOIdP } from "./instance.ts";
 
 const BASE = "http://localhost:3000";
@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => idp.close());
 
-describe.each<DatabaseKind>(["sqlite", "postgres", "mariadb"])("on %s", (db) => {
+// MySQL kind = the MariaDB server of this machine.
+describe.each(DATABASE_KINDS)("on %s", (db) => {
   it("concurrent registrations of one providerId: exactly one stored, the rest 422; then a sign-in and delete", async () => {
     const t = await ssoInstance(db, idp);
     try {

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import {
   client,
   CLIENT_ID,
@@ -51,3 +52,23 @@ export const registration = (idp: TestIdP, providerId = "acme", oidc: Record<str
 });
 
 export { CLIENT_ID, CLIENT_SECRET };
+
+/** The IdP and the SQLite instance of a test file, started before its tests and stopped after. */
+export interface SharedIdPInstance {
+  idp: TestIdP;
+  t: TestAuth;
+}
+
+/** Registers the hooks that start the IdP and an instance trusting it, for the file's tests to share. */
+export function useIdPInstance(): SharedIdPInstance {
+  const shared = {} as SharedIdPInstance;
+  beforeAll(async () => {
+    shared.idp = await startSSOIdP();
+    shared.t = await ssoInstance("sqlite", shared.idp);
+  });
+  afterAll(async () => {
+    await shared.t.close();
+    await shared.idp.close();
+  });
+  return shared;
+}

@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestAuth, TestIdP } from "@latchkey/test-support";
-import { CLIENT_ID, registration, signedIn, ssoInstance, startSSOIdP } from "./instance.ts";
+import { describe, expect, it } from "vitest";
+import { CLIENT_ID, registration, signedIn, useIdPInstance } from "./instance.ts";
 
-let idp: TestIdP;
-let t: TestAuth;
-beforeAll(async () => {
-  idp = await startSSOIdP();
-  t = await ssoInstance("sqlite", idp);
-});
-afterAll(async () => {
-  await t.close();
-  await idp.close();
-});
+const env = useIdPInstance();
 
 describe("provider routes and the owner rule", () => {
   it("list, get, update and delete a provider its owner registered; others get 403 / 404", async () => {
-    const owner = await signedIn(t, "owner");
-    const other = await signedIn(t, "other");
-    expect((await owner.post("/sso/register", registration(idp, "own"))).status).toBe(200);
+    const owner = await signedIn(env.t, "owner");
+    const other = await signedIn(env.t, "other");
+    expect((await owner.post("/sso/register", registration(env.idp, "own"))).status).toBe(200);
 
     const list = await owner.get<{
       providers: { providerId: string; oidcConfig: Record<string, unknown> }[];
@@ -58,10 +48,10 @@ describe("provider routes and the owner rule", () => {
   });
 
   it("refuses identity changes while linked accounts exist (409) and deletes those accounts with the provider", async () => {
-    const owner = await signedIn(t, "linked");
-    expect((await owner.post("/sso/register", registration(idp, "linked"))).status).toBe(200);
+    const owner = await signedIn(env.t, "linked");
+    expect((await owner.post("/sso/register", registration(env.idp, "linked"))).status).toBe(200);
     const session = await owner.get<{ user: { id: string } }>("/get-session");
-    const adapter = t.auth.$context.adapter;
+    const adapter = env.t.auth.$context.adapter;
     const now = new Date();
     await adapter.create({
       model: "account",
