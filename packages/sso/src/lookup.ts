@@ -21,7 +21,15 @@ export function domainMatches(list: string, domain: string): boolean {
 
 const fromRow = (row: SSOProviderRow): FoundProvider | null => {
   const config = parseOIDCConfig(row);
-  return config ? { providerId: row.providerId, issuer: row.issuer, config } : null;
+  if (!config) return null;
+  return {
+    providerId: row.providerId,
+    issuer: row.issuer,
+    config,
+    domain: row.domain,
+    domainVerified: row.domainVerified,
+    organizationId: row.organizationId,
+  };
 };
 
 /** A provider by its id: `defaultSSO` first, then the table. */
@@ -36,6 +44,7 @@ export async function providerById(
       providerId,
       issuer: configured.oidcConfig.issuer,
       config: configured.oidcConfig as StoredOIDCConfig,
+      domain: configured.domain,
     };
   const row = await ctx.context.adapter.findOne<SSOProviderRow>({
     model: "ssoProvider",

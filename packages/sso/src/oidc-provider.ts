@@ -19,6 +19,9 @@ export interface FoundProvider {
   providerId: string;
   issuer: string;
   config: StoredOIDCConfig;
+  domain: string;
+  domainVerified?: boolean | null | undefined;
+  organizationId?: string | null | undefined;
 }
 
 /** Set when a request to the IdP met a redirect it refused, so the callback can answer `oidc_endpoint_redirect`. */

@@ -8,7 +8,7 @@ let idp: TestIdP;
 let t: TestAuth;
 let strict: TestAuth;
 beforeAll(async () => {
-  idp = await startSSOIdP(["acme"]);
+  idp = await startSSOIdP(["acme", "acme-2"]);
   idp.accounts.set("alice-sub", { email: "alice@acme.example", email_verified: true, name: "Alice" });
   idp.accounts.set("bob-sub", { email: "bob@sub.acme.example", email_verified: true, name: "Bob" });
   t = await ssoInstance("sqlite", idp);
@@ -126,6 +126,29 @@ describe("SSO sign-in against a real OpenID provider", () => {
     const location = new URL(res.headers.get("location")!, BASE);
     expect(location.pathname).toBe("/oops");
     expect(location.searchParams.get("error")).toBeTruthy();
+    expect(await sessionOf(browser)).toBeNull();
+  });
+});
+
+describe("spec SSO 2: a provider changed between sign-in and callback", () => {
+  it("refuses the callback (error=invalid_state, SSO_PROVIDER_CHANGED) after an update mid-flow", async () => {
+    const owner = await signedIn(t, "changer");
+    expect(
+      (await owner.post("/sso/register", { ...registration(idp, "acme-2"), domain: "two.example" })).status,
+    ).toBe(200);
+    const browser = new Browser(BASE, t.auth.handler);
+    idp.login("alice-sub");
+    const authorize = await start(browser, { providerId: "acme-2", errorCallbackURL: "/oops" });
+    const update = await owner.post("/sso/update-provider", {
+      providerId: "acme-2",
+      oidcConfig: { scopes: ["openid", "email"] },
+    });
+    expect(update.status).toBe(200);
+    const { location } = await browser.follow(authorize.href);
+    const url = new URL(location, BASE);
+    expect(url.pathname).toBe("/oops");
+    expect(url.searchParams.get("error")).toBe("invalid_state");
+    expect(url.searchParams.get("error_description")).toBe("SSO_PROVIDER_CHANGED");
     expect(await sessionOf(browser)).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import {
   parseState,
 } from "@latchkey/core";
 import * as v from "valibot";
+import { providerFingerprint, type ProviderReference } from "../fingerprint.js";
 import { providerById } from "../lookup.js";
 import { ssoOAuthProvider } from "../oidc-provider.js";
 import type { ResolvedSSOOptions } from "../options.js";
@@ -44,6 +45,13 @@ export const ssoCallback = (options: ResolvedSSOOptions) =>
     const providerId = ctx.params.providerId ?? "";
     const found = await providerById(ctx, options, providerId);
     if (!found) throw fail("invalid_provider", "provider_not_found");
+    const reference = state.ssoProviderReference as ProviderReference | undefined;
+    if (
+      reference &&
+      (reference.providerId !== providerId ||
+        reference.authenticationConfigurationFingerprint !== (await providerFingerprint(found)))
+    )
+      throw fail("invalid_state", "SSO_PROVIDER_CHANGED");
     const path = callbackPathOf(providerId, options);
     const observer = { redirectRefused: false };
     const provider = ssoOAuthProvider(found, options, path, observer);

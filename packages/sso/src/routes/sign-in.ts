@@ -1,6 +1,7 @@
 import { endpoint, isReservedAuthorizationParam, oauthFlow } from "@latchkey/core";
 import * as v from "valibot";
 import { SSO_ERROR_CODES } from "../error-codes.js";
+import { providerFingerprint } from "../fingerprint.js";
 import { findProvider } from "../lookup.js";
 import { ssoOAuthProvider } from "../oidc-provider.js";
 import type { ResolvedSSOOptions } from "../options.js";
@@ -40,6 +41,13 @@ export const signInSSO = (options: ResolvedSSOOptions) =>
       scopes: ctx.body.scopes,
       loginHint: ctx.body.loginHint ?? ctx.body.email,
       additionalParams,
+      // The callback checks that the provider is still configured as it is now.
+      additionalData: {
+        ssoProviderReference: {
+          providerId: found.providerId,
+          authenticationConfigurationFingerprint: await providerFingerprint(found),
+        },
+      },
     });
     return { url: result.url, redirect: true };
   });
