@@ -1,0 +1,113 @@
+import { sso as referenceSSO } from "@better-auth/sso";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sso } from "@latchkey/sso";
+import { signUp } from "./support/flows.ts";
+import { createPair, jsonPost, type Handler, type Pair } from "./support/instances.ts";
+
+/**
+ * `@latchkey/sso` beside the reference's `sso()` (`@better-auth/sso` 1.7.5) on one database:
+ * a provider registered on one side is read and managed on the other, and divergence rows
+ * 1000-1001 (registration without an OIDC configuration; the secret in the register answer).
+ */
+const PASSWORD = "password-1234";
+let n = 0;
+const user = () => ({ email: `sso-${++n}@example.com`, password: PASSWORD, name: "S" });
+
+/** A registration that needs no network: endpoints given, discovery skipped. */
+const registration = (providerId: string) => ({
+  providerId,
+  issuer: "https://idp.example.com",
+  domain: `${providerId}.example.com`,
+  oidcConfig: {
+    clientId: "client-id-1234",
+    clientSecret: "the-client-secret",
+    skipDiscovery: true,
+    authorizationEndpoint: "https://idp.example.com/authorize",
+    tokenEndpoint: "https://idp.example.com/token",
+    jwksEndpoint: "https://idp.example.com/jwks",
+  },
+});
+
+const post = async (handler: Handler, cookie: string, path: string, body: unknown) => {
+  const response = await handler(jsonPost(path, body, { cookie }));
+  return {
+    status: response.status,
+    json: (await response.json().catch(() => null)) as Record<string, unknown> | null,
+  };
+};
+const get = async (handler: Handler, cookie: string, path: string) => {
+  const response = await handler(
+    new Request(`http://localhost:3000/api/auth${path}`, { headers: { cookie } }),
+  );
+  return {
+    status: response.status,
+    json: (await response.json().catch(() => null)) as Record<string, unknown> | null,
+  };
+};
+
+describe("sso: providers cross between the two", () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await createPair({
+      reference: { plugins: [referenceSSO()] },
+      latchkey: { plugins: [sso()] },
+    });
+  });
+  afterAll(() => pair.close());
+
+  it.each([
+    ["reference", "latchkey"],
+    ["latchkey", "reference"],
+  ] as const)(
+    "registered on %s, read, updated and deleted on %s with the same sanitized answer",
+    async (maker, reader) => {
+      const owner = await signUp(pair.reference, user());
+      const id = `cross-${maker}`;
+      expect((await post(pair[maker], owner.cookie, "/sso/register", registration(id))).status).toBe(200);
+      const mine = await get(pair[maker], owner.cookie, `/sso/get-provider?providerId=${id}`);
+      const theirs = await get(pair[reader], owner.cookie, `/sso/get-provider?providerId=${id}`);
+      expect(theirs.status).toBe(200);
+      expect(theirs.json).toEqual(mine.json);
+      const updated = await post(pair[reader], owner.cookie, "/sso/update-provider", {
+        providerId: id,
+        domain: `${id}.example.org`,
+      });
+      expect(updated.json?.domain).toBe(`${id}.example.org`);
+      expect((await get(pair[maker], owner.cookie, `/sso/get-provider?providerId=${id}`)).json?.domain).toBe(
+        `${id}.example.org`,
+      );
+      expect(
+        (await post(pair[reader], owner.cookie, "/sso/delete-provider", { providerId: id })).json,
+      ).toEqual({ success: true });
+      expect((await get(pair[maker], owner.cookie, `/sso/get-provider?providerId=${id}`)).status).toBe(404);
+    },
+  );
+
+  it("row 1000: without oidcConfig the reference stores the provider; Latchkey answers 400 naming what is missing", async () => {
+    const owner = await signUp(pair.reference, user());
+    const body = { providerId: "empty-ref", issuer: "https://idp.example.com", domain: "empty.example.com" };
+    const reference = await post(pair.reference, owner.cookie, "/sso/register", body);
+    expect(reference.status).toBe(200);
+    const latchkey = await post(pair.latchkey, owner.cookie, "/sso/register", {
+      ...body,
+      providerId: "empty-lk",
+    });
+    expect(latchkey).toEqual({
+      status: 400,
+      json: { code: "INVALID_OIDC_CONFIG", message: "Incomplete OIDC configuration: missing oidcConfig" },
+    });
+    expect((await get(pair.reference, owner.cookie, "/sso/get-provider?providerId=empty-lk")).status).toBe(
+      404,
+    );
+  });
+
+  it("row 1001: the reference's register answer carries the client secret; Latchkey's does not", async () => {
+    const owner = await signUp(pair.reference, user());
+    const reference = await post(pair.reference, owner.cookie, "/sso/register", registration("secret-ref"));
+    expect(JSON.stringify(reference.json)).toContain("the-client-secret");
+    const latchkey = await post(pair.latchkey, owner.cookie, "/sso/register", registration("secret-lk"));
+    expect(latchkey.status).toBe(200);
+    expect(JSON.stringify(latchkey.json)).not.toContain("the-client-secret");
+    expect(latchkey.json?.oidcConfig).toMatchObject({ clientIdLastFour: "****1234" });
+  });
+});
