@@ -1,8 +1,12 @@
 import { sso as referenceSSO } from "@better-auth/sso";
+import { ssoClient } from "@better-auth/sso/client";
+import { createAuthClient } from "better-auth/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sso } from "@latchkey/sso";
+import { jarFetch } from "./support/client-fetch.ts";
 import { signUp } from "./support/flows.ts";
-import { createPair, jsonPost, type Handler, type Pair } from "./support/instances.ts";
+import { BASE_PATH, createPair, jsonPost, type Handler, type Pair } from "./support/instances.ts";
+import { listen } from "./support/server.ts";
 
 /**
  * `@latchkey/sso` beside the reference's `sso()` (`@better-auth/sso` 1.7.5) on one database:
@@ -109,5 +113,53 @@ describe("sso: providers cross between the two", () => {
     expect(latchkey.status).toBe(200);
     expect(JSON.stringify(latchkey.json)).not.toContain("the-client-secret");
     expect(latchkey.json?.oidcConfig).toMatchObject({ clientIdLastFour: "****1234" });
+  });
+});
+
+describe("sso: the reference's ssoClient() over real HTTP", () => {
+  async function flow(side: "reference" | "latchkey") {
+    const server = await listen();
+    const pair = await createPair({
+      baseURL: server.origin,
+      reference: { plugins: [referenceSSO()] },
+      latchkey: { plugins: [sso()] },
+    });
+    server.use(pair[side]);
+    try {
+      const browser = jarFetch();
+      const client = createAuthClient({
+        baseURL: `${server.origin}${BASE_PATH}`,
+        fetchOptions: { customFetchImpl: browser.fetch },
+        plugins: [ssoClient()],
+      });
+      await client.signUp.email({ email: "client@example.com", password: PASSWORD, name: "C" });
+      const registered = await client.sso.register(registration("client"));
+      const listed = await client.sso.providers();
+      const got = await client.sso.getProvider({ query: { providerId: "client" } });
+      const updated = await client.sso.updateProvider({ providerId: "client", domain: "c.example.com" });
+      const signIn = await client.signIn.sso({ providerId: "client", callbackURL: "/dashboard" });
+      const deleted = await client.sso.deleteProvider({ providerId: "client" });
+      return {
+        registered: registered.data?.providerId,
+        listed: listed.data?.providers.map((p) => p.providerId),
+        // Each run listens on its own port.
+        got: got.data && {
+          ...got.data,
+          spMetadataUrl: got.data.spMetadataUrl?.replace(server.origin, "<origin>"),
+        },
+        updated: updated.data?.domain,
+        signIn: new URL(signIn.data!.url).origin + new URL(signIn.data!.url).pathname,
+        deleted: deleted.data,
+      };
+    } finally {
+      pair.close();
+      await server.close();
+    }
+  }
+
+  it("register, providers, getProvider, updateProvider, signIn.sso and deleteProvider answer alike", async () => {
+    const reference = await flow("reference");
+    expect(reference.signIn).toBe("https://idp.example.com/authorize");
+    expect(await flow("latchkey")).toEqual(reference);
   });
 });
