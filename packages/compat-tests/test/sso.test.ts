@@ -3,6 +3,7 @@ import { ssoClient } from "@better-auth/sso/client";
 import { createAuthClient } from "better-auth/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sso } from "@latchkey/sso";
+import { Browser, CLIENT_ID, CLIENT_SECRET, startIdP, type TestIdP } from "@latchkey/test-support";
 import { jarFetch } from "./support/client-fetch.ts";
 import { signUp } from "./support/flows.ts";
 import { BASE_PATH, createPair, jsonPost, type Handler, type Pair } from "./support/instances.ts";
@@ -162,4 +163,60 @@ describe("sso: the reference's ssoClient() over real HTTP", () => {
     expect(reference.signIn).toBe("https://idp.example.com/authorize");
     expect(await flow("latchkey")).toEqual(reference);
   });
+});
+
+describe("sso: a provider registered on one side signs users in on the other (real IdP)", () => {
+  let idp: TestIdP;
+  let pair: Pair;
+  beforeAll(async () => {
+    idp = await startIdP(
+      ["cross-ref", "cross-lk"].map((id) => `http://localhost:3000/api/auth/sso/callback/${id}`),
+    );
+    // One person per case: a user the other case created would need account linking.
+    idp.accounts.set("erin-sub", { email: "erin@cross.example.com", email_verified: true, name: "Erin" });
+    idp.accounts.set("finn-sub", { email: "finn@cross.example.com", email_verified: true, name: "Finn" });
+    pair = await createPair({
+      reference: { plugins: [referenceSSO()], trustedOrigins: [idp.issuer] },
+      latchkey: { plugins: [sso()], trustedOrigins: [idp.issuer] },
+    });
+  });
+  afterAll(async () => {
+    pair.close();
+    await idp.close();
+  });
+
+  it.each([
+    ["reference", "latchkey", "cross-ref", "erin"],
+    ["latchkey", "reference", "cross-lk", "finn"],
+  ] as const)(
+    "registered with discovery on %s, sign-in on %s ends with a session and an account keyed by sub",
+    async (maker, signer, id, who) => {
+      const owner = await signUp(pair.reference, user());
+      const body = {
+        providerId: id,
+        issuer: idp.issuer,
+        domain: `${id}.example.com`,
+        oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+      };
+      const registered = await post(pair[maker], owner.cookie, "/sso/register", body);
+      expect(registered.status).toBe(200);
+      const browser = new Browser("http://localhost:3000", pair[signer]);
+      idp.login(`${who}-sub`);
+      const started = await browser.post("http://localhost:3000/api/auth/sign-in/sso", {
+        providerId: id,
+        callbackURL: "/dashboard",
+      });
+      const { url } = (await started.json()) as { url: string };
+      const { location } = await browser.follow(url);
+      expect(location).toBe("http://localhost:3000/dashboard");
+      const session = (await (await browser.send("http://localhost:3000/api/auth/get-session")).json()) as {
+        user: { email: string };
+      } | null;
+      expect(session?.user.email).toBe(`${who}@cross.example.com`);
+      const account = pair.db.prepare("select accountId from account where providerId = ?").all([id]) as {
+        accountId: string;
+      }[];
+      expect(account).toEqual([{ accountId: `${who}-sub` }]);
+    },
+  );
 });
