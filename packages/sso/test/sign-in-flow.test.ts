@@ -77,7 +77,7 @@ describe("SSO sign-in against a real OpenID provider", () => {
     ).toBe(1);
   });
 
-  it("answers 404 for an unknown domain and 400 for reserved additionalParams", async () => {
+  it("answers 404 for an unknown domain, 400 for reserved additionalParams and for a provider stored without endpoints", async () => {
     const browser = new Browser(BASE, t.auth.handler);
     const unknown = await browser.post(`${AUTH}/sign-in/sso`, {
       callbackURL: "/dashboard",
@@ -93,6 +93,13 @@ describe("SSO sign-in against a real OpenID provider", () => {
       additionalParams: { redirect_uri: "https://evil.example" },
     });
     expect(reserved.status).toBe(400);
+    const owner = await signedIn(t, "bare");
+    await owner.post("/sso/register", registration(idp, "bare", { skipDiscovery: true }));
+    const bare = await browser.post(`${AUTH}/sign-in/sso`, { callbackURL: "/dashboard", providerId: "bare" });
+    expect([bare.status, ((await bare.json()) as { code: string }).code]).toEqual([
+      400,
+      "discovery_incomplete",
+    ]);
   });
 
   it("with disableImplicitSignUp, refuses a new user unless requestSignUp", async () => {

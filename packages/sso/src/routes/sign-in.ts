@@ -1,5 +1,6 @@
 import { endpoint, isReservedAuthorizationParam, oauthFlow } from "@latchkey/core";
 import * as v from "valibot";
+import { discoveryError } from "../discovery.js";
 import { SSO_ERROR_CODES } from "../error-codes.js";
 import { providerFingerprint } from "../fingerprint.js";
 import { findProvider } from "../lookup.js";
@@ -36,6 +37,9 @@ export const signInSSO = (options: ResolvedSSOOptions) =>
       throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND_FOR_ISSUER", "NOT_FOUND");
     const found = await findProvider(ctx, options, ctx.body);
     if (!found) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND_FOR_ISSUER", "NOT_FOUND");
+    // Stored without endpoints (`skipDiscovery`): runtime discovery is not served yet, so refuse rather than fail later.
+    if (!found.config.authorizationEndpoint || !found.config.tokenEndpoint)
+      throw discoveryError("discovery_incomplete", "The provider has no authorization or token endpoint");
     const provider = ssoOAuthProvider(found, options, callbackPathOf(found.providerId, options));
     const result = await oauthFlow.startRedirect(ctx, provider, {
       scopes: ctx.body.scopes,
