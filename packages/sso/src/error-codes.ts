@@ -1,0 +1,41 @@
+import { APIError, defineErrorCodes } from "@latchkey/core";
+
+/** Error codes of the SSO plugin → messages (the reference's strings where it has them). */
+export const SSO_ERROR_CODES = defineErrorCodes({
+  PROVIDER_NOT_FOUND: "Provider not found",
+  PROVIDER_ACCESS_DENIED: "You don't have access to this provider",
+  PROVIDER_EXISTS: "SSO provider with this providerId already exists",
+  PROVIDER_ID_RESERVED: "This providerId is reserved",
+  PROVIDERS_LIMIT_REACHED: "You have reached the maximum number of SSO providers",
+  SSO_REGISTRATION_DISABLED: "SSO provider registration is disabled",
+  NOT_ORGANIZATION_MEMBER: "You are not a member of the organization",
+  ORGANIZATION_ROLE_REQUIRED: "You must be an organization owner or admin to register SSO providers",
+  IDENTITY_FIELDS_LOCKED: "Cannot change SSO provider identity fields while linked accounts exist",
+  SSO_PROVIDER_CHANGED: "The SSO provider changed between sign-in and callback",
+  NO_UPDATE_FIELDS: "No fields provided for update",
+  PROVIDER_NOT_CREATED: "The SSO provider could not be created",
+  SAML_NOT_SUPPORTED: "SAML providers are not supported",
+  PROVIDER_NOT_FOUND_FOR_ISSUER: "No provider found for the issuer",
+  RESERVED_AUTHORIZATION_PARAMS: "additionalParams may not set reserved OAuth parameters",
+  INVALID_OIDC_CONFIG: "Incomplete OIDC configuration",
+  // OIDC discovery (the reference's lower-case codes; the answers carry a specific message).
+  discovery_invalid_url: "The discovery URL is not valid",
+  discovery_not_found: "The discovery document was not found",
+  discovery_untrusted_origin: "The discovery URL is not on a trusted origin",
+  oidc_endpoint_redirect: "An OIDC endpoint answered with a redirect",
+  discovery_invalid_json: "The discovery document is not JSON",
+  discovery_incomplete: "The discovery document is incomplete",
+  issuer_mismatch: "The discovery document names another issuer",
+  unsupported_token_auth_method: "The IdP does not support the token endpoint authentication method",
+  discovery_timeout: "The discovery endpoint did not answer in time",
+  discovery_unexpected_error: "OIDC discovery failed",
+});
+
+/** The `oidcConfig` fields a registration must carry, named in the 400 that refuses it. */
+export function incompleteOIDCConfig(missing: string[]): APIError {
+  return APIError.from(
+    "BAD_REQUEST",
+    "INVALID_OIDC_CONFIG",
+    `Incomplete OIDC configuration: missing ${missing.join(", ")}`,
+  );
+}

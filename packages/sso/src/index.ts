@@ -1,0 +1,50 @@
+import type { LatchkeyPlugin } from "@latchkey/core";
+import { SSO_ERROR_CODES } from "./error-codes.js";
+import { resolveSSOOptions, type ResolvedSSOOptions, type SSOOptions } from "./options.js";
+import { deleteSSOProvider, getSSOProvider, listSSOProviders } from "./routes/providers.js";
+import { ssoCallback } from "./routes/callback.js";
+import { signInSSO } from "./routes/sign-in.js";
+import { register } from "./routes/register.js";
+import { updateSSOProvider } from "./routes/update.js";
+import { resolveSSOSchema } from "./schema.js";
+
+export { SSO_ERROR_CODES } from "./error-codes.js";
+export type { DefaultSSOProvider, ProvisionUserInput, SSOOptions } from "./options.js";
+export type { OIDCMapping, SSOProviderRow, StoredOIDCConfig, TokenEndpointAuthentication } from "./schema.js";
+export type { SanitizedProvider } from "./sanitize.js";
+export type { DiscoveryErrorCode } from "./discovery.js";
+
+const endpointsOf = (options: ResolvedSSOOptions) => ({
+  registerSSOProvider: register(options),
+  listSSOProviders,
+  getSSOProvider,
+  updateSSOProvider,
+  deleteSSOProvider,
+  signInSSO: signInSSO(options),
+  callbackSSO: ssoCallback(options),
+});
+
+/** The plugin object `sso()` returns. */
+export interface SSOPlugin extends LatchkeyPlugin<"sso", ReturnType<typeof endpointsOf>> {
+  id: "sso";
+  options: ResolvedSSOOptions;
+}
+
+/**
+ * Enterprise single sign-on over OpenID Connect: users register their organization's IdP
+ * (`POST /sso/register`, discovery included) and manage it with the provider routes; the
+ * providers live in the `ssoProvider` table as the reference stores them.
+ *
+ * @example
+ * const auth = createAuth({ ...options, plugins: [sso({ providersLimit: 5 })] });
+ */
+export function sso(options?: SSOOptions): SSOPlugin {
+  const resolved = resolveSSOOptions(options);
+  return {
+    id: "sso",
+    schema: resolveSSOSchema(resolved),
+    endpoints: endpointsOf(resolved),
+    errorCodes: SSO_ERROR_CODES,
+    options: resolved,
+  };
+}

@@ -1,0 +1,140 @@
+import { endpoint, sessionMiddleware, type EndpointContext, type WithSession } from "@latchkey/core";
+import { hasOrganizationPlugin, isOwnerOrAdmin, membership } from "../access.js";
+import { discover } from "../discovery.js";
+import { incompleteOIDCConfig, SSO_ERROR_CODES } from "../error-codes.js";
+import type { ResolvedSSOOptions } from "../options.js";
+import { providerRedirectURI } from "../redirect-uri.js";
+import { sanitizeProvider } from "../sanitize.js";
+import type { SSOProviderRow, StoredOIDCConfig } from "../schema.js";
+import { registerBody } from "./body-schemas.js";
+import type * as v from "valibot";
+
+type RegisterInput = v.InferOutput<typeof registerBody>;
+type RegisterContext = EndpointContext<RegisterInput, unknown, WithSession>;
+
+/** Provider ids core and the other plugins already use for their accounts. */
+const BUILT_IN_PROVIDER_IDS = ["credential", "email-otp", "magic-link", "phone-number", "anonymous", "siwe"];
+
+/** Whether `providerId` would collide with another sign-in method's accounts. */
+function isReserved(ctx: RegisterContext, options: ResolvedSSOOptions, providerId: string): boolean {
+  const trusted = ctx.context.options.account?.accountLinking?.trustedProviders;
+  return (
+    BUILT_IN_PROVIDER_IDS.includes(providerId) ||
+    ctx.context.socialProviders.some((p) => p.id === providerId) ||
+    (Array.isArray(trusted) && trusted.includes(providerId)) ||
+    options.defaultSSO.some((p) => p.providerId === providerId)
+  );
+}
+
+/** 403 when the user may register no more providers. */
+async function checkLimit(ctx: RegisterContext, options: ResolvedSSOOptions): Promise<void> {
+  const user = ctx.context.session.user;
+  const limit =
+    typeof options.providersLimit === "function"
+      ? await options.providersLimit(user)
+      : options.providersLimit;
+  if (limit === 0) throw SSO_ERROR_CODES.fail("SSO_REGISTRATION_DISABLED", "FORBIDDEN");
+  const count = await ctx.context.adapter.count({
+    model: "ssoProvider",
+    where: [{ field: "userId", value: user.id }],
+  });
+  if (count >= limit) throw SSO_ERROR_CODES.fail("PROVIDERS_LIMIT_REACHED", "FORBIDDEN");
+}
+
+/** 400/403 unless the caller is an owner or admin of the organization (with the organization plugin). */
+async function checkOrganization(ctx: RegisterContext, organizationId: string | undefined): Promise<void> {
+  if (!organizationId || !hasOrganizationPlugin(ctx)) return;
+  const member = await membership(ctx, organizationId, ctx.context.session.user.id);
+  if (!member) throw SSO_ERROR_CODES.fail("NOT_ORGANIZATION_MEMBER", "BAD_REQUEST");
+  if (!isOwnerOrAdmin(member.role)) throw SSO_ERROR_CODES.fail("ORGANIZATION_ROLE_REQUIRED", "FORBIDDEN");
+}
+
+/** The `oidcConfig` JSON to store: the request's values, discovery's endpoints. */
+async function storedConfig(ctx: RegisterContext, options: ResolvedSSOOptions): Promise<StoredOIDCConfig> {
+  const { issuer, oidcConfig: config, overrideUserInfo } = ctx.body;
+  // Be correct where the reference is not: it stores `{}` and every sign-in then fails.
+  if (!config) throw incompleteOIDCConfig(["oidcConfig"]);
+  const missing: string[] = [];
+  if (!config.clientId) missing.push("oidcConfig.clientId");
+  if (!config.clientSecret && config.tokenEndpointAuthentication !== "private_key_jwt")
+    missing.push("oidcConfig.clientSecret");
+  if (missing.length) throw incompleteOIDCConfig(missing);
+  const endpoints = config.skipDiscovery
+    ? {
+        discoveryEndpoint:
+          config.discoveryEndpoint ?? `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`,
+        authorizationEndpoint: config.authorizationEndpoint,
+        tokenEndpoint: config.tokenEndpoint,
+        jwksEndpoint: config.jwksEndpoint,
+        userInfoEndpoint: config.userInfoEndpoint,
+        tokenEndpointAuthentication: config.tokenEndpointAuthentication ?? "client_secret_basic",
+      }
+    : await discover({ issuer, ...config }, ctx.context.trustedOrigins);
+  return {
+    issuer,
+    clientId: config.clientId!,
+    clientSecret: config.clientSecret,
+    ...endpoints,
+    privateKeyId: config.privateKeyId,
+    privateKeyAlgorithm: config.privateKeyAlgorithm,
+    pkce: config.pkce ?? true,
+    mapping: config.mapping,
+    scopes: config.scopes,
+    overrideUserInfo: overrideUserInfo ?? config.overrideUserInfo ?? options.defaultOverrideUserInfo ?? false,
+  };
+}
+
+const exists = async (ctx: RegisterContext, providerId: string) =>
+  (await ctx.context.adapter.count({
+    model: "ssoProvider",
+    where: [{ field: "providerId", value: providerId }],
+  })) > 0;
+
+/**
+ * `POST /sso/register` (session required): registers an OIDC provider for the caller (or an
+ * organization they own or administer), running discovery unless `skipDiscovery`. Answers the
+ * sanitized provider with its `redirectURI`; the client secret is never echoed.
+ */
+export const register = (options: ResolvedSSOOptions) =>
+  endpoint(
+    "/sso/register",
+    { method: "POST", body: registerBody, use: [sessionMiddleware], requireHeaders: true },
+    async (ctx) => {
+      const { providerId, organizationId } = ctx.body;
+      await checkLimit(ctx, options);
+      if (isReserved(ctx, options, providerId))
+        throw SSO_ERROR_CODES.fail("PROVIDER_ID_RESERVED", "UNPROCESSABLE_ENTITY");
+      await checkOrganization(ctx, organizationId);
+      if (await exists(ctx, providerId))
+        throw SSO_ERROR_CODES.fail("PROVIDER_EXISTS", "UNPROCESSABLE_ENTITY");
+      if (ctx.body.samlConfig) throw SSO_ERROR_CODES.fail("SAML_NOT_SUPPORTED", "BAD_REQUEST");
+      const config = await storedConfig(ctx, options);
+      let created: SSOProviderRow | null;
+      try {
+        created = await ctx.context.internalAdapter.create<SSOProviderRow>(
+          "ssoProvider",
+          {
+            issuer: ctx.body.issuer,
+            domain: ctx.body.domain,
+            providerId,
+            organizationId: organizationId ?? null,
+            userId: ctx.context.session.user.id,
+            oidcConfig: JSON.stringify(config),
+            samlConfig: null,
+          },
+          ctx,
+        );
+      } catch (error) {
+        // A concurrent registration of the same id won the unique index.
+        if (await exists(ctx, providerId))
+          throw SSO_ERROR_CODES.fail("PROVIDER_EXISTS", "UNPROCESSABLE_ENTITY");
+        throw error;
+      }
+      // A database hook refused the row.
+      if (!created) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_CREATED", "BAD_REQUEST");
+      return {
+        ...sanitizeProvider(created, ctx.context.baseURL),
+        redirectURI: providerRedirectURI(ctx.context.baseURL, providerId, options.redirectURI),
+      };
+    },
+  );

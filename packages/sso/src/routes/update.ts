@@ -1,0 +1,74 @@
+import { endpoint, sessionMiddleware } from "@latchkey/core";
+import type * as v from "valibot";
+import { accessibleProvider } from "../access.js";
+import { SSO_ERROR_CODES } from "../error-codes.js";
+import { sanitizeProvider } from "../sanitize.js";
+import { parseOIDCConfig, type SSOProviderRow, type StoredOIDCConfig } from "../schema.js";
+import { updateBody } from "./body-schemas.js";
+
+/** The `oidcConfig` keys that say which IdP and client accounts belong to. */
+const IDENTITY_KEYS = [
+  "issuer",
+  "clientId",
+  "authorizationEndpoint",
+  "tokenEndpoint",
+  "userInfoEndpoint",
+  "jwksEndpoint",
+  "discoveryEndpoint",
+] as const;
+
+type UpdateInput = v.InferOutput<typeof updateBody>;
+
+/** The stored config with the request's changes (`skipDiscovery` is a registration switch, not stored). */
+function mergedConfig(current: StoredOIDCConfig | null, change: UpdateInput): StoredOIDCConfig | null {
+  if (!change.oidcConfig && !change.issuer) return current;
+  if (!current) return null;
+  const { skipDiscovery: _skip, ...fields } = change.oidcConfig ?? {};
+  return { ...current, ...fields, ...(change.issuer ? { issuer: change.issuer } : {}) } as StoredOIDCConfig;
+}
+
+/** Whether the change moves the provider to another IdP or client. */
+function changesIdentity(
+  row: SSOProviderRow,
+  current: StoredOIDCConfig | null,
+  next: StoredOIDCConfig | null,
+): boolean {
+  if (next?.issuer !== undefined && next.issuer !== row.issuer) return true;
+  return IDENTITY_KEYS.some((key) => (current?.[key] ?? undefined) !== (next?.[key] ?? undefined));
+}
+
+/**
+ * `POST /sso/update-provider` `{ providerId, issuer?, domain?, oidcConfig? }` (session
+ * required): changes a provider the caller may manage and answers it sanitized. Moving it to
+ * another IdP or client (issuer, client id, endpoints) is refused with 409 while accounts
+ * signed in through it exist: they would then belong to someone else's identities.
+ */
+export const updateSSOProvider = endpoint(
+  "/sso/update-provider",
+  { method: "POST", body: updateBody, use: [sessionMiddleware], requireHeaders: true },
+  async (ctx) => {
+    const { providerId, issuer, domain, oidcConfig } = ctx.body;
+    if (!issuer && !domain && !oidcConfig) throw SSO_ERROR_CODES.fail("NO_UPDATE_FIELDS", "BAD_REQUEST");
+    const row = await accessibleProvider(ctx, providerId, ctx.context.session.user.id);
+    const current = parseOIDCConfig(row);
+    const next = mergedConfig(current, ctx.body);
+    if (changesIdentity(row, current, next)) {
+      const linked = await ctx.context.adapter.count({
+        model: "account",
+        where: [{ field: "providerId", value: providerId }],
+      });
+      if (linked > 0) throw SSO_ERROR_CODES.fail("IDENTITY_FIELDS_LOCKED", "CONFLICT");
+    }
+    const updated = await ctx.context.adapter.update<SSOProviderRow>({
+      model: "ssoProvider",
+      where: [{ field: "id", value: row.id }],
+      update: {
+        ...(issuer ? { issuer } : {}),
+        ...(domain ? { domain } : {}),
+        ...(next && next !== current ? { oidcConfig: JSON.stringify(next) } : {}),
+      },
+    });
+    if (!updated) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND", "NOT_FOUND");
+    return sanitizeProvider(updated, ctx.context.baseURL);
+  },
+);

@@ -1,0 +1,3 @@
+import { latchkeyProject } from "../../vitest.shared.ts";
+
+export default latchkeyProject("sso");
