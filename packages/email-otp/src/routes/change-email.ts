@@ -1,4 +1,13 @@
-import { APIError, endpoint, fail, isEmail, sensitiveSessionMiddleware, setSessionCookie, type EndpointContext } from "@latchkey/core";
+import {
+  APIError,
+  endpoint,
+  fail,
+  isEmail,
+  sensitiveSessionMiddleware,
+  setSessionCookie,
+  type EndpointContext,
+  type WithSession,
+} from "@latchkey/core";
 import * as v from "valibot";
 import { evenly, mailOTP } from "../mail.js";
 import type { ResolvedEmailOTPOptions } from "../options.js";
@@ -8,12 +17,12 @@ import { otpIdentifier } from "../otp-store.js";
 const refuse = (message: string): APIError => new APIError("BAD_REQUEST", { message });
 
 /** The signed-in user's address and the requested one, lower-cased, after the shared checks. */
-function addresses(ctx: EndpointContext, options: ResolvedEmailOTPOptions, newEmail: string): { email: string; newEmail: string } {
+function addresses(ctx: EndpointContext<unknown, unknown, WithSession>, options: ResolvedEmailOTPOptions, newEmail: string): { email: string; newEmail: string } {
   if (!options.changeEmail.enabled) {
     ctx.context.logger.error("Change email with OTP is disabled.");
     throw refuse("Change email with OTP is disabled");
   }
-  const email = ctx.context.session!.user.email.toLowerCase();
+  const email = ctx.context.session.user.email.toLowerCase();
   const next = newEmail.toLowerCase();
   if (!isEmail(next)) throw fail("BAD_REQUEST", "INVALID_EMAIL");
   if (next === email) throw refuse("Email is the same");
@@ -71,7 +80,7 @@ export const changeEmailEmailOTP = (options: ResolvedEmailOTPOptions) =>
       await hooks?.beforeEmailVerification?.(current.user, ctx.request);
       const updated = await auth.internalAdapter.updateUser(current.user.id, { email: newEmail, emailVerified: true }, ctx);
       if (updated) await hooks?.afterEmailVerification?.(updated, ctx.request);
-      const { session, user } = auth.session!;
+      const { session, user } = auth.session;
       await setSessionCookie(ctx, { session, user: { ...user, email: newEmail, emailVerified: true } });
       return { success: true };
     },
