@@ -1,4 +1,4 @@
-import type { LatchkeyPlugin } from "@latchkey/core";
+import { applicationCallbacks, type LatchkeyPlugin } from "@latchkey/core";
 import { ANONYMOUS_ERROR_CODES } from "./error-codes.js";
 import { linkAccountHook } from "./link-hook.js";
 import type { AnonymousOptions } from "./options.js";
@@ -28,7 +28,9 @@ export interface AnonymousPlugin extends LatchkeyPlugin<"anonymous", AnonymousEn
  * @example
  * const auth = createAuth({ ...options, plugins: [anonymous({ onLinkAccount: moveCart })] });
  */
-export function anonymous(options: AnonymousOptions = {}): AnonymousPlugin {
+export function anonymous(given: AnonymousOptions = {}): AnonymousPlugin {
+  // The application's callbacks may refuse with an APIError of their own code.
+  const options = applicationCallbacks(given, ["onLinkAccount", "generateRandomEmail", "generateName"]);
   const column = options.schema?.user?.fields?.isAnonymous;
   const isAnonymousField = anonymousSchema.user.fields.isAnonymous;
   return {

@@ -1,4 +1,4 @@
-import type { EndpointContext, SecondaryStorage } from "@latchkey/core";
+import { applicationCallbacks, type EndpointContext, type SecondaryStorage } from "@latchkey/core";
 
 /** Permissions as the reference stores them: resource → actions. */
 export type Permissions = Record<string, string[]>;
@@ -130,7 +130,8 @@ export function resolveConfig(options: ApiKeyOptions = {}): ResolvedConfig {
     references: options.references ?? "user",
     apiKeyHeaders: (Array.isArray(headers) ? headers : [headers]).map((h) => h.toLowerCase()),
     customAPIKeyGetter: options.customAPIKeyGetter,
-    customAPIKeyValidator: options.customAPIKeyValidator,
+    // The application's validator may refuse with an APIError of its own code.
+    customAPIKeyValidator: applicationCallbacks(options, ["customAPIKeyValidator"]).customAPIKeyValidator,
     customKeyGenerator: options.customKeyGenerator,
     // Reference: `||`, so 0 means the default too.
     defaultKeyLength: options.defaultKeyLength || 64,

@@ -8,6 +8,7 @@ import { statusAndBody } from "./support/capture.ts";
 import { signUp } from "./support/flows.ts";
 import { createPair, jsonPost, type Pair } from "./support/instances.ts";
 import { countRows } from "./support/tables.ts";
+import { createOutbox } from "./wire-diff/email-fixture.ts";
 
 /**
  * `@latchkey/have-i-been-pwned` beside the reference's `haveIBeenPwned()` on one database. The
@@ -135,6 +136,51 @@ describe("have-i-been-pwned: customPasswordCompromisedMessage and paths", () => 
     const refAnswer = await statusAndBody(await pair.reference(change(ref.cookie)));
     const lkAnswer = await statusAndBody(await pair.latchkey(change(lk.cookie)));
     expect(refAnswer).toEqual({ status: 400, body: { code: "PASSWORD_COMPROMISED", message: "Choose another" } });
+    expect(lkAnswer).toEqual(refAnswer);
+  });
+});
+
+describe("have-i-been-pwned: a password reset with a breached password", () => {
+  const outboxes = { reference: createOutbox(), latchkey: createOutbox() };
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await createPair({
+      reference: {
+        plugins: [referenceHaveIBeenPwned()],
+        emailAndPassword: { enabled: true, sendResetPassword: outboxes.reference.sendResetPassword },
+      },
+      latchkey: {
+        plugins: [haveIBeenPwned({ rangeURL: stubBase })],
+        emailAndPassword: { enabled: true, sendResetPassword: outboxes.latchkey.sendResetPassword },
+      },
+    });
+  });
+  afterAll(() => pair.close());
+
+  it("row 162: a breached password at /reset-password: the same 400 on both; the reference spends the token, Latchkey keeps it", async () => {
+    const request = async (side: typeof pair.reference, outbox: typeof outboxes.reference, email: string) => {
+      await signUp(side, { email, password: CLEAN, name: "Pwned" });
+      expect((await side(jsonPost("/request-password-reset", { email, redirectTo: "/reset" }))).status).toBe(200);
+      return outbox.mails.filter((m) => m.kind === "reset").at(-1)!.token;
+    };
+    const tryBreached = async (side: typeof pair.reference, token: string) => {
+      asked = [];
+      const answer = await statusAndBody(await side(jsonPost("/reset-password", { token, newPassword: BREACHED })));
+      expect(asked).toEqual([{ path: `/range/${sha1(BREACHED).slice(0, 5)}`, addPadding: "true" }]);
+      return answer;
+    };
+    // Mailed by the reference, refused by Latchkey: the token still resets on the reference.
+    const kept = await request(pair.reference, outboxes.reference, "reset-r@example.com");
+    const lkAnswer = await tryBreached(pair.latchkey, kept);
+    const good = await pair.reference(jsonPost("/reset-password", { token: kept, newPassword: `${CLEAN} 2` }));
+    expect(await good.json()).toEqual({ status: true });
+    expect((await pair.latchkey(jsonPost("/sign-in/email", { email: "reset-r@example.com", password: `${CLEAN} 2` }))).status).toBe(200);
+    // Mailed by Latchkey, refused by the reference: the reference spent it.
+    const spent = await request(pair.latchkey, outboxes.latchkey, "reset-l@example.com");
+    const refAnswer = await tryBreached(pair.reference, spent);
+    const late = await statusAndBody(await pair.latchkey(jsonPost("/reset-password", { token: spent, newPassword: `${CLEAN} 2` })));
+    expect(late).toEqual({ status: 400, body: { code: "INVALID_TOKEN", message: "Invalid token" } });
+    expect(refAnswer.status).toBe(400);
     expect(lkAnswer).toEqual(refAnswer);
   });
 });

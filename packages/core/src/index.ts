@@ -53,6 +53,9 @@ export { mailVerificationOnSignIn } from "./mail/verification-mail.js";
 export { APIError, BetterAuthError, STATUS, type APIErrorBody, type StatusName } from "./errors/api-error.js";
 export { BASE_ERROR_CODES, fail, type BaseErrorCode } from "./errors/index.js";
 export { defineErrorCodes, type ErrorCodes, type PluginErrorCodes } from "./errors/define-error-codes.js";
+// For plugins calling the application's callbacks (hooks, senders, validators): an `APIError`
+// thrown there keeps its code, which the application is free to choose.
+export { applicationCall, applicationCallbacks } from "./api/declared-codes.js";
 
 // Storage
 export type {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { APIError, defineErrorCodes, endpoint } from "../src/index.ts";
+import { APIError, applicationCall, defineErrorCodes, endpoint } from "../src/index.ts";
 import { testInstance } from "./support/instance.ts";
 
 const CODES = defineErrorCodes({ DECLARED: "A declared failure" });
@@ -13,6 +13,13 @@ const failing = {
     }),
     undeclared: endpoint("/fail/undeclared", { method: "GET" }, () => {
       throw APIError.from("BAD_REQUEST", "NOBODY_DECLARED_THIS", "Oops");
+    }),
+    // A plugin calling an application callback (a sender, a hook) that throws its own code.
+    fromCallback: endpoint("/fail/callback", { method: "GET" }, async () => {
+      await applicationCall(() => {
+        throw APIError.from("CONFLICT", "APP_CHOSEN_CODE", "The application said no");
+      });
+      return { unreachable: true };
     }),
     statusOnly: endpoint("/fail/status", { method: "GET" }, () => {
       throw new APIError("FORBIDDEN", { message: "No", code: "FORBIDDEN" });
@@ -40,5 +47,12 @@ describe("declared error codes", () => {
     });
     expect((await t.request("/fail/undeclared")).status).toBe(500);
     expect(logged.join("\n")).toContain('undeclared error code "NOBODY_DECLARED_THIS"');
+  });
+
+  it("a code the application's callback threw, run through applicationCall, passes as it is", async () => {
+    const t = testInstance({ plugins: [failing] });
+    const res = await t.request("/fail/callback");
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({ code: "APP_CHOSEN_CODE", message: "The application said no" });
   });
 });

@@ -1,4 +1,4 @@
-import type { EndpointContext } from "@latchkey/core";
+import { applicationCallbacks, type EndpointContext } from "@latchkey/core";
 
 /** What a code is for; part of the verification row's identifier. */
 export type OTPType = "email-verification" | "sign-in" | "forget-password" | "change-email";
@@ -80,7 +80,8 @@ export function resolveEmailOTPOptions(options: EmailOTPOptions): ResolvedEmailO
         ("encrypt" in storeOTP && typeof storeOTP.encrypt === "function" && typeof storeOTP.decrypt === "function")));
   if (!known) throw new TypeError('emailOTP: storeOTP must be "plain", "hashed", "encrypted", { hash } or { encrypt, decrypt }');
   return {
-    sendVerificationOTP: options.sendVerificationOTP,
+    // The application's sender may refuse with an APIError of its own code.
+    sendVerificationOTP: applicationCallbacks(options, ["sendVerificationOTP"]).sendVerificationOTP,
     otpLength,
     expiresIn,
     generateOTP: options.generateOTP,

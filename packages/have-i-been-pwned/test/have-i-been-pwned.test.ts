@@ -93,7 +93,7 @@ describe("sign-up, change-password and reset-password", () => {
     expect((await client(t.auth).post("/sign-in/email", { email: "clean@example.com", password: CLEAN })).status).toBe(200);
   });
 
-  it("reset-password to a breached password is refused; the token is spent as the reference spends it", async () => {
+  it("reset-password to a breached password is refused and the token kept for another try (row 162)", async () => {
     const t = get();
     const c = client(t.auth);
     await c.post("/request-password-reset", { email: "clean@example.com", redirectTo: "/reset" });
@@ -102,6 +102,10 @@ describe("sign-up, change-password and reset-password", () => {
     expect(answer.status).toBe(400);
     expect(answer.json).toEqual(compromised);
     expect((await client(t.auth).post("/sign-in/email", { email: "clean@example.com", password: BREACHED })).status).toBe(401);
+    const retry = await c.post("/reset-password", { token, newPassword: `${CLEAN} again` });
+    expect(retry.json).toEqual({ status: true });
+    expect((await client(t.auth).post("/sign-in/email", { email: "clean@example.com", password: `${CLEAN} again` })).status).toBe(200);
+    expect((await c.post("/reset-password", { token, newPassword: `${CLEAN} thrice` })).status).toBe(400);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { EndpointContext } from "@latchkey/core";
+import { applicationCallbacks, type EndpointContext } from "@latchkey/core";
 
 /** What `sendMagicLink` receives (the reference's argument shape). */
 export interface MagicLinkData {
@@ -77,11 +77,13 @@ export function resolveMagicLinkOptions(options: MagicLinkOptions): ResolvedMagi
     // The reference warns the same way: a token is single-use whatever this says.
     console.warn("[latchkey/magic-link] `allowedAttempts` is ignored: a link is consumed by its first use.");
   }
+  // The application's sender and generator may refuse with an APIError of their own code.
+  const callbacks = applicationCallbacks(options, ["sendMagicLink", "generateToken"]);
   return {
-    sendMagicLink: options.sendMagicLink,
+    sendMagicLink: callbacks.sendMagicLink,
     expiresIn,
     disableSignUp: options.disableSignUp ?? false,
-    generateToken: options.generateToken,
+    generateToken: callbacks.generateToken,
     storeToken,
     rateLimit: { window: options.rateLimit?.window || 60, max: options.rateLimit?.max || 5 },
   };

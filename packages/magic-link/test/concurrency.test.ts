@@ -31,7 +31,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres", "mysql"])("one link redeemed 
   });
 });
 
-describe.each<DatabaseKind>(["postgres", "mysql"])("promotion of an unverified user on %s", (db) => {
+describe.each<DatabaseKind>(["sqlite", "postgres", "mysql"])("promotion of an unverified user on %s", (db) => {
   it("the password account and sessions are revoked, the email verified (the guarded boolean update works on the dialect)", async () => {
     const t = await magicInstance(db);
     try {
@@ -49,6 +49,32 @@ describe.each<DatabaseKind>(["postgres", "mysql"])("promotion of an unverified u
       expect(await t.auth.$context.internalAdapter.findAccounts(userId)).toEqual([]);
       expect((await squatter.get("/get-session")).json).toBeNull();
       expect((await t.auth.$context.internalAdapter.findUserById(userId))?.emailVerified).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("two links of one unverified user redeemed at once: both sign in, neither revokes the other's new session", async () => {
+    // Both promotions read the user as unverified; the second then pauses (in an application
+    // account-delete hook) until the first has verified the user and opened its session.
+    let deletes = 0;
+    const t = await magicInstance(db, {}, {
+      databaseHooks: {
+        account: { delete: { before: async () => void (deletes++ > 0 && (await new Promise((r) => setTimeout(r, 600)))) } },
+      },
+    });
+    try {
+      const squatter = client(t.auth);
+      await squatter.post("/sign-up/email", { email: "twice@example.com", password: "password-1234", name: "S" });
+      const owners = [client(t.auth), client(t.auth)];
+      const links: Awaited<ReturnType<typeof requestLink>>[] = [];
+      for (const owner of owners) links.push(await requestLink(owner, t.outbox, { email: "twice@example.com" }));
+      const answers = await Promise.all(owners.map((owner, i) => owner.get(`/magic-link/verify?token=${links[i]!.token}`)));
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      expect(deletes).toBe(2);
+      const sessions = await Promise.all(owners.map((owner) => owner.get<{ user: { emailVerified: boolean } } | null>("/get-session")));
+      expect(sessions.map((s) => s.json?.user.emailVerified)).toEqual([true, true]);
+      expect((await squatter.get("/get-session")).json).toBeNull();
     } finally {
       await t.close();
     }

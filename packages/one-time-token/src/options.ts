@@ -1,4 +1,4 @@
-import type { EndpointContext, SessionWithUser } from "@latchkey/core";
+import { applicationCallbacks, type EndpointContext, type SessionWithUser } from "@latchkey/core";
 
 /** How a token is kept in the verification table: as is, as its SHA-256, or by your hash. */
 export type StoreTokenOption = "plain" | "hashed" | { type: "custom-hasher"; hash: (token: string) => Promise<string> };
@@ -36,5 +36,6 @@ export function resolveOneTimeTokenOptions(options: OneTimeTokenOptions = {}): R
     (typeof storeToken === "object" && storeToken.type === "custom-hasher" && typeof storeToken.hash === "function");
   if (!valid) throw new TypeError('oneTimeToken: storeToken must be "plain", "hashed" or { type: "custom-hasher", hash }');
   // Minutes, as the reference: `expiresIn: 5` is five minutes.
-  return { ...options, storeToken, expiresInMs: minutes * 60_000 };
+  // An application generator may refuse with an APIError of its own code.
+  return { ...applicationCallbacks(options, ["generateToken"]), storeToken, expiresInMs: minutes * 60_000 };
 }

@@ -1,4 +1,4 @@
-import type { AuthContext, DBField, EndpointContext, Session, User } from "@latchkey/core";
+import { applicationCallbacks, type AuthContext, type DBField, type EndpointContext, type Session, type User } from "@latchkey/core";
 import type { AccessControl, Role } from "@latchkey/access";
 import { defaultRoles } from "@latchkey/access/organization";
 import type { OrganizationHooks } from "./hooks.js";
@@ -131,8 +131,12 @@ export function resolveOrganizationOptions(options: OrganizationOptions = {}): R
   positive("teams.maximumTeams", options.teams?.maximumTeams);
   positive("teams.maximumMembersPerTeam", options.teams?.maximumMembersPerTeam);
   const roles: Record<string, Role> = { ...defaultRoles, ...options.roles };
+  // The application's hooks and sender may refuse a request with an APIError of their own code.
+  const callbacks = applicationCallbacks({ sendInvitationEmail: options.sendInvitationEmail });
   return {
     ...options,
+    sendInvitationEmail: callbacks.sendInvitationEmail,
+    organizationHooks: options.organizationHooks && applicationCallbacks(options.organizationHooks),
     creatorRole: options.creatorRole || "owner",
     roles: options.roles ?? defaultRoles,
     invitationExpiresIn: options.invitationExpiresIn || 172800,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APIError } from "@latchkey/core";
 import type { TestAuth } from "@latchkey/test-support";
 import { organization } from "../src/index.ts";
 import { defaultRoles, ownerAc } from "../src/access.ts";
@@ -98,5 +99,37 @@ describe("options (SQLite)", () => {
     expect(full.json).toMatchObject({ code: "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED" });
     const [still] = await rows<{ status: string }>(t, "invitation", [{ field: "id", value: bInvite.id }]);
     expect(still!.status).toBe("pending");
+  });
+});
+
+describe("application callbacks (SQLite)", () => {
+  let t: TestAuth;
+  beforeAll(async () => {
+    t = await orgInstance("sqlite", {
+      organizationHooks: {
+        beforeCreateOrganization: ({ organization }) => {
+          if (String(organization.slug).startsWith("blocked")) {
+            throw APIError.from("FORBIDDEN", "SLUG_BLOCKED_BY_POLICY", "This slug is blocked by policy");
+          }
+        },
+      },
+      sendInvitationEmail: ({ email }) => {
+        if (email.endsWith("@bounce.example")) throw APIError.from("UNPROCESSABLE_ENTITY", "MAILBOX_REFUSED", "The mailbox refused it");
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it("an APIError of the application's own code from a hook or the sender reaches the client as it is", async () => {
+    const { browser } = await signUp(t, "policy-owner");
+    const refused = await browser.post<{ code: string }>("/organization/create", { name: "Blocked", slug: "blocked-one" });
+    expect(refused.status).toBe(403);
+    expect(refused.json).toEqual({ code: "SLUG_BLOCKED_BY_POLICY", message: "This slug is blocked by policy" });
+    expect(await rows(t, "organization")).toHaveLength(0);
+
+    const organizationId = await createOrg(browser, "allowed-one");
+    const bounced = await browser.post("/organization/invite-member", { organizationId, email: "x@bounce.example", role: "member" });
+    expect(bounced.status).toBe(422);
+    expect(bounced.json).toEqual({ code: "MAILBOX_REFUSED", message: "The mailbox refused it" });
   });
 });

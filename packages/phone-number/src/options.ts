@@ -1,4 +1,4 @@
-import type { EndpointContext, User } from "@latchkey/core";
+import { applicationCallbacks, type EndpointContext, type User } from "@latchkey/core";
 
 /** A code to deliver: the number and the digits. */
 export interface PhoneCode {
@@ -59,7 +59,8 @@ export interface ResolvedPhoneNumberOptions extends PhoneNumberOptions {
 
 export function resolvePhoneNumberOptions(options: PhoneNumberOptions = {}): ResolvedPhoneNumberOptions {
   const resolved = {
-    ...options,
+    // The application's senders and checks may refuse with an APIError of their own code.
+    ...applicationCallbacks(options, ["sendOTP", "verifyOTP", "callbackOnVerification", "phoneNumberValidator"]),
     otpLength: options.otpLength || 6,
     expiresIn: options.expiresIn || 300,
     allowedAttempts: options.allowedAttempts ?? 3,

@@ -1,4 +1,4 @@
-import type { LatchkeyPlugin, SchemaDefinition } from "@latchkey/core";
+import { applicationCallbacks, type LatchkeyPlugin, type SchemaDefinition } from "@latchkey/core";
 import { SIWE_ERROR_CODES } from "./error-codes.js";
 import type { SIWEPluginOptions } from "./options.js";
 import { nonceEndpoint } from "./routes/nonce.js";
@@ -34,7 +34,9 @@ export interface SiwePlugin extends LatchkeyPlugin<"siwe", SiweEndpoints> {
  *   plugins: [siwe({ domain: "example.com", getNonce: async () => generateSiweNonce(), verifyMessage: ({ message, signature, address }) => verifyMessage({ address, message, signature }) })],
  * });
  */
-export function siwe(options: SIWEPluginOptions): SiwePlugin {
+export function siwe(given: SIWEPluginOptions): SiwePlugin {
+  // The application's callbacks may refuse with an APIError of their own code.
+  const options = given && applicationCallbacks(given, ["getNonce", "verifyMessage", "ensLookup"]);
   if (
     !options?.domain ||
     typeof options.getNonce !== "function" ||

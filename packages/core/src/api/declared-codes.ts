@@ -36,3 +36,18 @@ export function assertDeclaredCode(error: APIError, auth: AuthContext, endpoint:
   if (STATUS_CODES.has(code) || CORE_ROUTE_ERROR_CODES.has(code) || Object.hasOwn(auth.errorCodes, code)) return;
   throw new BetterAuthError(`Endpoint ${endpoint.path} answered with the undeclared error code "${code}".`);
 }
+
+/**
+ * A copy of `callbacks` whose functions (the named ones, or every function when `names` is
+ * left out) run through {@link applicationCall}: for plugins handed an object of application
+ * hooks or senders, wrapped once when the plugin is built instead of at every call site.
+ */
+export function applicationCallbacks<T extends object>(callbacks: T, names?: readonly (keyof T)[]): T {
+  const copy = { ...callbacks };
+  for (const name of names ?? (Object.keys(copy) as (keyof T)[])) {
+    const fn = copy[name];
+    if (typeof fn !== "function") continue;
+    copy[name] = ((...args: unknown[]) => applicationCall(() => fn.apply(callbacks, args))) as T[keyof T];
+  }
+  return copy;
+}

@@ -28,7 +28,7 @@ export function createInternalAdapter(deps: InternalAdapterDeps & { verification
     ...createAccountKeyOps(deps),
     revokeUnprovenAccountAccess: createUnprovenAccessRevoker(writes, {
       findUserById: users.findUserById,
-      deleteUserSessions: sessions.deleteUserSessions,
+      deleteUserSessionsCreatedBefore: sessions.deleteUserSessionsCreatedBefore,
       refreshed,
     }),
 

@@ -14,10 +14,13 @@ export const createResetToken = (): string => generateId(24);
 export const resetIdentifier = (token: string): string => `reset-password:${token}`;
 
 /**
- * Spends a reset token and sets the password of its user; returns that user. The token is
- * consumed before anything else happens, atomically: a replay, a concurrent second
- * redemption and an expired token all find nothing (400 `INVALID_TOKEN`). A user without a
- * credential account (OAuth-only) gets one.
+ * Spends a reset token and sets the password of its user; returns that user. The new
+ * password is hashed (where a plugin such as have-i-been-pwned may still refuse it) while the
+ * token is only looked at, so a refused password leaves the link usable for another try
+ * (a 4xx writes nothing; the reference spends the token first, DIVERGENCES row 162). Then the
+ * token is consumed atomically: a replay, a concurrent second redemption and an expired
+ * token all find nothing (400 `INVALID_TOKEN`). A user without a credential account
+ * (OAuth-only) gets one.
  */
 export async function redeemResetToken(
   ctx: EndpointContext,
@@ -25,11 +28,14 @@ export async function redeemResetToken(
   newPassword: string,
 ): Promise<User> {
   const { internalAdapter, password } = ctx.context;
-  const row = await internalAdapter.consumeVerificationValue(resetIdentifier(token));
+  const identifier = resetIdentifier(token);
+  // An unknown token costs no hash.
+  if (!(await internalAdapter.findVerificationValue(identifier))) throw fail("BAD_REQUEST", "INVALID_TOKEN");
+  const hash = await password.hash(newPassword);
+  const row = await internalAdapter.consumeVerificationValue(identifier);
   if (!row) throw fail("BAD_REQUEST", "INVALID_TOKEN");
   const user = await internalAdapter.findUserById(row.value);
   if (!user) throw fail("BAD_REQUEST", "USER_NOT_FOUND");
-  const hash = await password.hash(newPassword);
   if (await internalAdapter.findCredentialAccount(user.id)) {
     await internalAdapter.updatePassword(user.id, hash, ctx);
   } else {

@@ -67,6 +67,17 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
     }
   };
 
+  const deleteSessions = async (tokens: string[], ctx?: DatabaseHookContext): Promise<void> => {
+    if (!tokens.length) return;
+    const where: Where[] = [{ field: "token", value: tokens, operator: "in" }];
+    if (cache) {
+      await cache.remove(tokens);
+      if (!inDatabase) return;
+      if (preserve) return endPreserved(where, ctx);
+    }
+    await writes.deleteMany("session", where, ctx);
+  };
+
   return {
     async createSession(
       userId: string,
@@ -172,15 +183,24 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
     },
 
     /** The sessions with these tokens, in both stores. */
-    async deleteSessions(tokens: string[], ctx?: DatabaseHookContext): Promise<void> {
-      if (!tokens.length) return;
-      const where: Where[] = [{ field: "token", value: tokens, operator: "in" }];
-      if (cache) {
-        await cache.remove(tokens);
-        if (!inDatabase) return;
-        if (preserve) return endPreserved(where, ctx);
+    deleteSessions,
+
+    /**
+     * The user's sessions created before `before`, in both stores: a revocation that must not
+     * reach a session opened after it started (one a concurrent request of the same user just
+     * created, with its own proof).
+     */
+    async deleteUserSessionsCreatedBefore(userId: string, before: Date, ctx?: DatabaseHookContext): Promise<void> {
+      const tokens = new Set<string>();
+      if (cache) for (const s of await cache.list(userId)) if (new Date(s.createdAt) < before) tokens.add(s.token);
+      if (inDatabase) {
+        const where: Where[] = [
+          { field: "userId", value: userId },
+          { field: "createdAt", value: before, operator: "lt" },
+        ];
+        for (const row of await adapter.findMany<Session>({ model: "session", where })) tokens.add(row.token);
       }
-      await writes.deleteMany("session", where, ctx);
+      await deleteSessions([...tokens], ctx);
     },
 
     /**
