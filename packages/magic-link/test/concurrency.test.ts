@@ -55,12 +55,26 @@ describe.each<DatabaseKind>(["sqlite", "postgres", "mysql"])("promotion of an un
   });
 
   it("two links of one unverified user redeemed at once: both sign in, neither revokes the other's new session", async () => {
-    // Both promotions read the user as unverified; the second then pauses (in an application
-    // account-delete hook) until the first has verified the user and opened its session.
+    // Both promotions read the user as unverified and meet in an application account-delete
+    // hook; the second then waits there until the first has opened its session.
+    let arrive = (): void => undefined;
+    let opened = (): void => undefined;
+    const bothArrived = new Promise<void>((r) => (arrive = r));
+    const firstSession = new Promise<void>((r) => (opened = r));
+    const within = (p: Promise<void>) => Promise.race([p, new Promise<void>((r) => setTimeout(r, 5000))]);
+    let armed = false;
     let deletes = 0;
     const t = await magicInstance(db, {}, {
       databaseHooks: {
-        account: { delete: { before: async () => void (deletes++ > 0 && (await new Promise((r) => setTimeout(r, 600)))) } },
+        account: {
+          delete: {
+            before: async () => {
+              if (++deletes === 2) arrive();
+              await within(deletes === 1 ? bothArrived : firstSession);
+            },
+          },
+        },
+        session: { create: { after: async () => void (armed && opened()) } },
       },
     });
     try {
@@ -69,6 +83,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres", "mysql"])("promotion of an un
       const owners = [client(t.auth), client(t.auth)];
       const links: Awaited<ReturnType<typeof requestLink>>[] = [];
       for (const owner of owners) links.push(await requestLink(owner, t.outbox, { email: "twice@example.com" }));
+      armed = true;
       const answers = await Promise.all(owners.map((owner, i) => owner.get(`/magic-link/verify?token=${links[i]!.token}`)));
       expect(answers.map((a) => a.status)).toEqual([200, 200]);
       expect(deletes).toBe(2);
