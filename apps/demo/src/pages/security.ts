@@ -1,9 +1,11 @@
 import { layout } from "./layout.js";
 
 /**
- * The security page of the signed-in user: two-factor sign-in (enable with the password, scan
- * the QR code of the TOTP URI, keep the backup codes, confirm with a first code; disable) and
- * passkeys (register one in this browser, list, delete).
+ * The security page of the signed-in user: the accounts signed in on this browser (switch
+ * between them), two-factor sign-in (enable with the password, scan the QR code of the TOTP URI,
+ * keep the backup codes, confirm with a first code; disable), passkeys (register one in this
+ * browser, list, delete), API keys (create, shown once; list; revoke) and OAuth applications
+ * that sign their users in through the demo (register, shown once; list).
  */
 export function renderSecurityPage(): string {
   return layout("Security", "/security", BODY, SCRIPT);
@@ -13,6 +15,10 @@ const BODY = `
 <script src="/demo/webauthn.js"></script>
 <p id="signed-out" hidden>Sign in on the <a href="/">Account</a> page first.</p>
 <div id="signed-in" hidden>
+  <p>Signed in as <strong id="current-email"></strong>.</p>
+  <h2>Accounts on this browser</h2>
+  <p>Add one by signing in again on the <a href="/">Account</a> page.</p>
+  <ul id="accounts" class="rows"></ul>
   <h2>Two-factor sign-in: <span id="tf-status">…</span></h2>
   <form id="tf-enable" hidden>
     <p>After your password, sign-ins will ask for a code from an authenticator app.</p>
@@ -40,16 +46,41 @@ const BODY = `
     <button type="submit">Add a passkey</button>
   </form>
   <ul id="passkeys" class="rows"></ul>
+  <h2>API keys</h2>
+  <p>A key sent as <code>x-api-key</code> acts as you: try
+  <code>curl -H "x-api-key: …" <span class="origin"></span>/demo/api/me</code>.</p>
+  <form id="api-key-create">
+    <label>Name <input id="api-key-name" maxlength="32" required></label>
+    <button type="submit">Create an API key</button>
+  </form>
+  <div id="api-key-created" hidden>
+    <p>Your new key, shown this once: copy it now.</p>
+    <pre id="api-key-value"></pre>
+  </div>
+  <ul id="api-keys" class="rows"></ul>
+  <h2>OAuth applications</h2>
+  <p>Applications that sign their users in through this demo (OpenID Connect, discovery at
+  <a href="/api/auth/.well-known/openid-configuration">/api/auth/.well-known/openid-configuration</a>).</p>
+  <form id="oauth-app-create">
+    <label>Name <input id="oauth-app-name" required></label>
+    <label>Redirect URI <input id="oauth-app-redirect" type="url" required></label>
+    <button type="submit">Register an application</button>
+  </form>
+  <pre id="oauth-app-created" hidden></pre>
+  <ul id="oauth-apps" class="rows"></ul>
 </div>
 `;
 
 // Runs in the browser. WebAuthn calls go through SimpleWebAuthnBrowser (/demo/webauthn.js).
 const SCRIPT = `
+for (const span of document.querySelectorAll(".origin")) span.textContent = location.origin;
+
 async function refresh() {
-  const session = await call("/get-session");
+  const session = await showAccounts("accounts", refresh);
   $("signed-out").hidden = !!session;
   $("signed-in").hidden = !session;
   if (!session) return;
+  $("current-email").textContent = session.user.email;
   const enabled = !!session.user.twoFactorEnabled;
   $("tf-status").textContent = enabled ? "on" : "off";
   $("tf-enable").hidden = enabled;
@@ -63,7 +94,38 @@ async function refresh() {
     li.dataset.name = p.name || "";
     return li;
   }));
+  const { apiKeys } = await call("/api-key/list");
+  $("api-keys").replaceChildren(...apiKeys.map((k) => {
+    const li = item(k.name + " · " + k.start + "… · created " + String(k.createdAt).slice(0, 10), [
+      button("Revoke", action(() => call("/api-key/delete", { keyId: k.id }), refresh)),
+    ]);
+    li.dataset.name = k.name || "";
+    return li;
+  }));
+  const apps = await call("/oauth2/get-clients");
+  $("oauth-apps").replaceChildren(...apps.map((app) => {
+    const li = item((app.client_name || "unnamed") + " · " + app.client_id + " · " + app.redirect_uris.join(" "), []);
+    li.dataset.clientId = app.client_id;
+    return li;
+  }));
 }
+
+$("api-key-create").addEventListener("submit", action(async () => {
+  const created = await call("/api-key/create", { name: $("api-key-name").value.trim() });
+  $("api-key-name").value = "";
+  $("api-key-value").textContent = created.key;
+  $("api-key-created").hidden = false;
+}, refresh));
+$("oauth-app-create").addEventListener("submit", action(async () => {
+  const created = await call("/oauth2/create-client", {
+    client_name: $("oauth-app-name").value.trim(),
+    redirect_uris: [$("oauth-app-redirect").value.trim()],
+    token_endpoint_auth_method: "client_secret_basic",
+    grant_types: ["authorization_code", "refresh_token"],
+  });
+  $("oauth-app-created").textContent = JSON.stringify({ client_id: created.client_id, client_secret: created.client_secret }, null, 2);
+  $("oauth-app-created").hidden = false;
+}, refresh));
 
 $("tf-enable").addEventListener("submit", action(async () => {
   const { totpURI, backupCodes } = await call("/two-factor/enable", { password: $("tf-enable-password").value });
