@@ -63,7 +63,7 @@ const BODY = `
   <a href="/api/auth/.well-known/openid-configuration">/api/auth/.well-known/openid-configuration</a>).</p>
   <form id="oauth-app-create">
     <label>Name <input id="oauth-app-name" required></label>
-    <label>Redirect URI <input id="oauth-app-redirect" type="url" required></label>
+    <label>Redirect URI <input id="oauth-app-redirect" type="url" placeholder="https://app.example.com/callback" required></label>
     <button type="submit">Register an application</button>
   </form>
   <pre id="oauth-app-created" hidden></pre>
@@ -116,10 +116,19 @@ $("api-key-create").addEventListener("submit", action(async () => {
   $("api-key-value").textContent = created.key;
   $("api-key-created").hidden = false;
 }, refresh));
+// A web application needs an https redirect URI; one on this machine (http on localhost,
+// 127.0.0.1 or [::1]) registers as a native application (RFC 8252).
+function applicationType(redirectURI) {
+  const url = new URL(redirectURI);
+  return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname) ? "native" : "web";
+}
+
 $("oauth-app-create").addEventListener("submit", action(async () => {
+  const redirectURI = $("oauth-app-redirect").value.trim();
   const created = await call("/oauth2/create-client", {
     client_name: $("oauth-app-name").value.trim(),
-    redirect_uris: [$("oauth-app-redirect").value.trim()],
+    redirect_uris: [redirectURI],
+    application_type: applicationType(redirectURI),
     token_endpoint_auth_method: "client_secret_basic",
     grant_types: ["authorization_code", "refresh_token"],
   });
