@@ -17,7 +17,7 @@ import { username } from "@latchkey/username";
 import type { Kysely } from "kysely";
 import { verifyMessage } from "viem";
 import { generateSiweNonce } from "viem/siwe";
-import type { CaptchaConfig } from "./config.js";
+import { CAPTCHA_GUARDED_PATHS, type CaptchaConfig } from "./config.js";
 import type { DemoTables } from "./database.js";
 import type { Outbox } from "./outbox.js";
 
@@ -105,6 +105,7 @@ export function createDemoAuth({ db, secret, baseURL, outbox, adminEmails = [], 
             captcha({
               provider: captchaConfig.provider,
               secretKey: captchaConfig.secretKey,
+              endpoints: CAPTCHA_GUARDED_PATHS,
               ...(captchaConfig.siteVerifyURL ? { siteVerifyURLOverride: captchaConfig.siteVerifyURL } : {}),
             }),
           ]

@@ -7,6 +7,9 @@ export type DatabaseConfig =
 /** The captcha providers whose browser widget the demo's pages can show. */
 export const CAPTCHA_PROVIDERS = ["cloudflare-turnstile", "google-recaptcha", "hcaptcha"] as const;
 
+/** The routes the captcha guards (the plugin's default `endpoints`): the pages' password forms. */
+export const CAPTCHA_GUARDED_PATHS = ["/sign-up/email", "/sign-in/email", "/request-password-reset"];
+
 /** The captcha in front of sign-up, sign-in and password reset, from the `CAPTCHA_*` variables. */
 export interface CaptchaConfig {
   provider: (typeof CAPTCHA_PROVIDERS)[number];

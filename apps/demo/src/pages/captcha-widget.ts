@@ -1,4 +1,4 @@
-import type { CaptchaConfig } from "../config.js";
+import { CAPTCHA_GUARDED_PATHS, type CaptchaConfig } from "../config.js";
 
 /** Each provider's widget script and the class its auto-rendered container carries. */
 const WIDGETS: Record<CaptchaConfig["provider"], { script: string; className: string; global: string }> = {
@@ -18,8 +18,8 @@ export function captchaWidgetScript(provider: CaptchaConfig["provider"]): string
 
 /**
  * Puts the provider's captcha widget on a page, above its forms. The widget hands its token to
- * `window.demoCaptcha`, where the pages' `call` helper picks it up as `x-captcha-response`;
- * a token is good for one request, so the widget is reset after each use.
+ * `window.demoCaptcha`, where the pages' `call` helper picks it up as `x-captcha-response` for
+ * the guarded routes; a token is good for one request, so the widget is reset after each use.
  */
 export function withCaptchaWidget(html: string, { provider, siteKey }: Pick<CaptchaConfig, "provider" | "siteKey">): string {
   const widget = WIDGETS[provider];
@@ -27,6 +27,7 @@ export function withCaptchaWidget(html: string, { provider, siteKey }: Pick<Capt
 <script>
 window.demoCaptcha = {
   token: null,
+  paths: ${JSON.stringify(CAPTCHA_GUARDED_PATHS)},
   used() { this.token = null; if (window.${widget.global}) window.${widget.global}.reset(); },
 };
 function demoCaptchaSolved(token) { window.demoCaptcha.token = token; }

@@ -63,9 +63,10 @@ async function call(path, body) {
   const init = body === undefined
     ? { credentials: "same-origin", headers: {} }
     : { method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
-  // A captcha widget on the page (CAPTCHA_* set) leaves its token here; each token is used once.
+  // A captcha widget on the page (CAPTCHA_* set) leaves its token here, for the routes it
+  // guards; each token is used once.
   const captcha = window.demoCaptcha;
-  if (captcha && captcha.token) {
+  if (captcha && captcha.token && captcha.paths.includes(path)) {
     init.headers["x-captcha-response"] = captcha.token;
     captcha.used();
   }
