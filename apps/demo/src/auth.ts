@@ -12,6 +12,7 @@ import { oauthProvider } from "@latchkey/oauth-provider";
 import { organization } from "@latchkey/organization";
 import { passkey } from "@latchkey/passkey";
 import { siwe } from "@latchkey/siwe";
+import { sso } from "@latchkey/sso";
 import { twoFactor } from "@latchkey/two-factor";
 import { username } from "@latchkey/username";
 import type { Kysely } from "kysely";
@@ -48,7 +49,8 @@ export const OAUTH_CONSENT_PAGE = "/oauth/consent";
  * authenticator app and backup codes (`twoFactor`), passkeys (`passkey`), and user
  * administration (`admin`) for the accounts {@link adminOnCreate} makes administrators; sign-in
  * with an Ethereum wallet (`siwe`), API keys that authenticate requests (`apiKey`), the demo as
- * an OpenID provider whose login and consent pages are the demo's (`oauthProvider`), and, when
+ * an OpenID provider whose login and consent pages are the demo's (`oauthProvider`), single
+ * sign-on through a company's OpenID provider registered by a user (`sso`), and, when
  * configured, a captcha in front of the password routes (`captcha`).
  */
 export function createDemoAuth({ db, secret, baseURL, outbox, adminEmails = [], captcha: captchaConfig }: DemoAuthOptions) {
@@ -100,6 +102,8 @@ export function createDemoAuth({ db, secret, baseURL, outbox, adminEmails = [], 
       }),
       apiKey({ enableSessionForAPIKeys: true, defaultPrefix: "demo_" }),
       oauthProvider({ loginPage: OAUTH_LOGIN_PAGE, consentPage: OAUTH_CONSENT_PAGE }),
+      // Identity providers' origins must be trusted: BETTER_AUTH_TRUSTED_ORIGINS (read by core).
+      sso(),
       ...(captchaConfig
         ? [
             captcha({

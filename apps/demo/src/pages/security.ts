@@ -5,7 +5,8 @@ import { layout } from "./layout.js";
  * between them), two-factor sign-in (enable with the password, scan the QR code of the TOTP URI,
  * keep the backup codes, confirm with a first code; disable), passkeys (register one in this
  * browser, list, delete), API keys (create, shown once; list; revoke) and OAuth applications
- * that sign their users in through the demo (register, shown once; list).
+ * that sign their users in through the demo (register, shown once; list) and single sign-on
+ * providers: a company's OpenID provider for the addresses of its domain (register, list, delete).
  */
 export function renderSecurityPage(): string {
   return layout("Security", "/security", BODY, SCRIPT);
@@ -68,6 +69,20 @@ const BODY = `
   </form>
   <pre id="oauth-app-created" hidden></pre>
   <ul id="oauth-apps" class="rows"></ul>
+  <h2>Single sign-on providers</h2>
+  <p>Your company's OpenID provider: addresses of its domain then sign in through it on the
+  <a href="/sign-in">Passwordless</a> page. Register this callback URL at the provider:
+  <code><span class="origin"></span>/api/auth/sso/callback/<em>provider id</em></code>.
+  Its origin must be in <code>BETTER_AUTH_TRUSTED_ORIGINS</code>.</p>
+  <form id="sso-register">
+    <label>Provider id <input id="sso-provider-id" pattern="[A-Za-z0-9_-]+" required></label>
+    <label>Issuer <input id="sso-issuer" type="url" placeholder="https://idp.example.com" required></label>
+    <label>Email domain <input id="sso-domain" placeholder="example.com" required></label>
+    <label>Client id <input id="sso-client-id" required></label>
+    <label>Client secret <input id="sso-client-secret" type="password" autocomplete="off" required></label>
+    <button type="submit">Register the provider</button>
+  </form>
+  <ul id="sso-providers" class="rows"></ul>
 </div>
 `;
 
@@ -108,8 +123,29 @@ async function refresh() {
     li.dataset.clientId = app.client_id;
     return li;
   }));
+  await refreshSSO();
 }
 
+async function refreshSSO() {
+  const { providers } = await call("/sso/providers");
+  $("sso-providers").replaceChildren(...providers.map((p) => {
+    const li = item(p.providerId + " · " + p.domain + " · " + p.issuer + " · client " + p.oidcConfig.clientIdLastFour, [
+      button("Delete", action(() => call("/sso/delete-provider", { providerId: p.providerId }), refresh)),
+    ]);
+    li.dataset.providerId = p.providerId;
+    return li;
+  }));
+}
+
+$("sso-register").addEventListener("submit", action(async () => {
+  await call("/sso/register", {
+    providerId: $("sso-provider-id").value.trim(),
+    issuer: $("sso-issuer").value.trim(),
+    domain: $("sso-domain").value.trim(),
+    oidcConfig: { clientId: $("sso-client-id").value.trim(), clientSecret: $("sso-client-secret").value },
+  });
+  $("sso-client-secret").value = "";
+}, refresh));
 $("api-key-create").addEventListener("submit", action(async () => {
   const created = await call("/api-key/create", { name: $("api-key-name").value.trim() });
   $("api-key-name").value = "";

@@ -3,7 +3,8 @@ import { layout } from "./layout.js";
 /**
  * The passwordless sign-in page: a passkey, a magic link or a one-time code mailed to the
  * outbox, a guest session (`anonymous`), sign-up and sign-in with a username, and Sign-In with
- * Ethereum through the browser's wallet (`window.ethereum`, EIP-1193), with the current session.
+ * Ethereum through the browser's wallet (`window.ethereum`, EIP-1193), and single sign-on
+ * through a company's OpenID provider, with the current session.
  */
 export function renderSignInPage(): string {
   return layout("Sign in without a password", "/sign-in", BODY, SCRIPT);
@@ -40,6 +41,12 @@ const BODY = `
     <button type="submit">Sign in with a wallet</button>
     <p id="wallet-signed-in" hidden>Signed in as <code id="wallet-address"></code>.</p>
   </form>
+  <form id="sso-sign-in">
+    <h2>Single sign-on</h2>
+    <p>For addresses whose company registered its provider on the <a href="/security">Security</a> page.</p>
+    <label>Work email <input id="sso-email" type="email" autocomplete="email" required></label>
+    <button type="submit">Sign in with SSO</button>
+  </form>
   <form id="guest">
     <h2>Guest</h2>
     <p>Look around without an account; sign up on the <a href="/">Account</a> page later and
@@ -75,7 +82,11 @@ async function refresh() {
 }
 
 const params = new URLSearchParams(location.search);
-if (params.get("error")) showError("This sign-in link is invalid or has expired.");
+// A magic link's or an SSO sign-in's failure comes back as ?error=.
+const MAGIC_LINK_ERRORS = ["INVALID_TOKEN", "EXPIRED_TOKEN", "ATTEMPTS_EXCEEDED"];
+if (params.get("error")) showError(MAGIC_LINK_ERRORS.includes(params.get("error"))
+  ? "This sign-in link is invalid or has expired."
+  : "Sign-in failed: " + params.get("error") + (params.get("error_description") ? " (" + params.get("error_description") + ")" : ""));
 
 $("magic-link").addEventListener("submit", action(async () => {
   await call("/sign-in/magic-link", { email: $("magic-link-email").value, callbackURL: "/sign-in", errorCallbackURL: "/sign-in" });
@@ -112,6 +123,11 @@ $("passkey-sign-in").addEventListener("submit", action(async () => {
   await call("/passkey/verify-authentication", { response });
 }, refresh));
 $("sign-out").addEventListener("click", action(() => call("/sign-out", {}), refresh));
+
+$("sso-sign-in").addEventListener("submit", action(async () => {
+  const { url } = await call("/sign-in/sso", { email: $("sso-email").value, callbackURL: "/sign-in", errorCallbackURL: "/sign-in" });
+  location.assign(url);
+}));
 
 /** The EIP-4361 message the wallet signs: this site, the account, the chain and the server's nonce. */
 function siweMessage({ address, chainId, nonce }) {
