@@ -2,15 +2,23 @@ import { kyselyAdapter } from "@latchkey/adapter-kysely";
 import { createAuth, type DatabaseHookContext, type DatabaseHooks } from "@latchkey/core";
 import { admin } from "@latchkey/admin";
 import { anonymous } from "@latchkey/anonymous";
+import { apiKey } from "@latchkey/api-key";
+import { captcha } from "@latchkey/captcha";
 import { emailOTP } from "@latchkey/email-otp";
 import { jwt } from "@latchkey/jwt";
 import { magicLink } from "@latchkey/magic-link";
 import { multiSession } from "@latchkey/multi-session";
+import { oauthProvider } from "@latchkey/oauth-provider";
 import { organization } from "@latchkey/organization";
 import { passkey } from "@latchkey/passkey";
+import { siwe } from "@latchkey/siwe";
+import { sso } from "@latchkey/sso";
 import { twoFactor } from "@latchkey/two-factor";
 import { username } from "@latchkey/username";
 import type { Kysely } from "kysely";
+import { verifyMessage } from "viem";
+import { generateSiweNonce } from "viem/siwe";
+import { CAPTCHA_GUARDED_PATHS, type CaptchaConfig } from "./config.js";
 import type { DemoTables } from "./database.js";
 import type { Outbox } from "./outbox.js";
 
@@ -24,7 +32,13 @@ export interface DemoAuthOptions {
    * created on an empty database is the administrator.
    */
   adminEmails?: readonly string[];
+  /** The captcha in front of sign-up, sign-in and password reset; unset: no captcha. */
+  captcha?: CaptchaConfig;
 }
+
+/** Where the OpenID provider sends the browser to sign in and to consent (pages of the demo). */
+export const OAUTH_LOGIN_PAGE = "/oauth/sign-in";
+export const OAUTH_CONSENT_PAGE = "/oauth/consent";
 
 /**
  * The demo's auth instance: email and password with verification and reset mails delivered to
@@ -33,9 +47,13 @@ export interface DemoAuthOptions {
  * passwordless sign-in: magic links and one-time codes mailed to the outbox (`magicLink`,
  * `emailOTP`), guests (`anonymous`) and usernames (`username`); two-factor sign-in with an
  * authenticator app and backup codes (`twoFactor`), passkeys (`passkey`), and user
- * administration (`admin`) for the accounts {@link adminOnCreate} makes administrators.
+ * administration (`admin`) for the accounts {@link adminOnCreate} makes administrators; sign-in
+ * with an Ethereum wallet (`siwe`), API keys that authenticate requests (`apiKey`), the demo as
+ * an OpenID provider whose login and consent pages are the demo's (`oauthProvider`), single
+ * sign-on through a company's OpenID provider registered by a user (`sso`), and, when
+ * configured, a captcha in front of the password routes (`captcha`).
  */
-export function createDemoAuth({ db, secret, baseURL, outbox, adminEmails = [] }: DemoAuthOptions) {
+export function createDemoAuth({ db, secret, baseURL, outbox, adminEmails = [], captcha: captchaConfig }: DemoAuthOptions) {
   return createAuth({
     database: kyselyAdapter(db),
     secret,
@@ -76,6 +94,26 @@ export function createDemoAuth({ db, secret, baseURL, outbox, adminEmails = [] }
       twoFactor({ issuer: "Latchkey demo" }),
       passkey({ rpName: "Latchkey demo" }),
       admin(),
+      siwe({
+        domain: new URL(baseURL).host,
+        getNonce: async () => generateSiweNonce(),
+        verifyMessage: ({ message, signature, address }) =>
+          verifyMessage({ address: address as `0x${string}`, message, signature: signature as `0x${string}` }),
+      }),
+      apiKey({ enableSessionForAPIKeys: true, defaultPrefix: "demo_" }),
+      oauthProvider({ loginPage: OAUTH_LOGIN_PAGE, consentPage: OAUTH_CONSENT_PAGE }),
+      // Identity providers' origins must be trusted: BETTER_AUTH_TRUSTED_ORIGINS (read by core).
+      sso(),
+      ...(captchaConfig
+        ? [
+            captcha({
+              provider: captchaConfig.provider,
+              secretKey: captchaConfig.secretKey,
+              endpoints: CAPTCHA_GUARDED_PATHS,
+              ...(captchaConfig.siteVerifyURL ? { siteVerifyURLOverride: captchaConfig.siteVerifyURL } : {}),
+            }),
+          ]
+        : []),
     ],
   });
 }

@@ -4,6 +4,23 @@ import { isAbsolute, resolve } from "node:path";
 export type DatabaseConfig =
   { kind: "sqlite"; file: string } | { kind: "postgres"; url: string } | { kind: "mysql"; url: string };
 
+/** The captcha providers whose browser widget the demo's pages can show. */
+export const CAPTCHA_PROVIDERS = ["cloudflare-turnstile", "google-recaptcha", "hcaptcha"] as const;
+
+/** The routes the captcha guards (the plugin's default `endpoints`): the pages' password forms. */
+export const CAPTCHA_GUARDED_PATHS = ["/sign-up/email", "/sign-in/email", "/request-password-reset"];
+
+/** The captcha in front of sign-up, sign-in and password reset, from the `CAPTCHA_*` variables. */
+export interface CaptchaConfig {
+  provider: (typeof CAPTCHA_PROVIDERS)[number];
+  /** The provider's secret, sent to its siteverify endpoint by the server. */
+  secretKey: string;
+  /** The widget's public site key, put in the pages. */
+  siteKey: string;
+  /** Another siteverify URL (a test stub, a proxy); unset: the provider's. */
+  siteVerifyURL?: string;
+}
+
 /** Everything the demo reads from its environment, resolved once at start. */
 export interface DemoConfig {
   /** @default 3000 */
@@ -16,6 +33,8 @@ export interface DemoConfig {
   database: DatabaseConfig;
   /** `ADMIN_EMAILS`, lower-cased; empty: the first account created is the administrator. */
   adminEmails: string[];
+  /** Unset unless `CAPTCHA_PROVIDER` and `CAPTCHA_SECRET_KEY` are set: no captcha. */
+  captcha?: CaptchaConfig;
 }
 
 /** The secret used when `AUTH_SECRET` is unset; fine on a laptop, never in production. */
@@ -25,8 +44,8 @@ export const DEV_SECRET = "latchkey-demo-insecure-development-secret";
 export const DEFAULT_SQLITE_FILE = ".data/demo.db";
 
 /**
- * Reads `PORT`, `DATABASE_URL`, `AUTH_SECRET`, `BASE_URL` and `ADMIN_EMAILS`; throws a
- * TypeError on bad values.
+ * Reads `PORT`, `DATABASE_URL`, `AUTH_SECRET`, `BASE_URL`, `ADMIN_EMAILS` and the `CAPTCHA_*`
+ * variables; throws a TypeError on bad values.
  */
 export function loadConfig(env: NodeJS.ProcessEnv, appDir: string): DemoConfig {
   const port = parsePort(env.PORT);
@@ -38,7 +57,43 @@ export function loadConfig(env: NodeJS.ProcessEnv, appDir: string): DemoConfig {
     secretFromEnv: secret !== undefined,
     database: parseDatabaseUrl(env.DATABASE_URL, appDir),
     adminEmails: parseEmailList(env.ADMIN_EMAILS),
+    ...optional("captcha", parseCaptcha(env)),
   };
+}
+
+/**
+ * The captcha settings: none unless `CAPTCHA_PROVIDER` and `CAPTCHA_SECRET_KEY` are both set;
+ * then `CAPTCHA_SITE_KEY` is required too (the pages' widget needs it) and
+ * `CAPTCHA_SITEVERIFY_URL` may name another siteverify endpoint. Half a configuration is an
+ * error, never a silently disabled captcha.
+ */
+export function parseCaptcha(env: NodeJS.ProcessEnv): CaptchaConfig | undefined {
+  const provider = nonEmpty(env.CAPTCHA_PROVIDER);
+  const secretKey = nonEmpty(env.CAPTCHA_SECRET_KEY);
+  const siteKey = nonEmpty(env.CAPTCHA_SITE_KEY);
+  const siteVerifyURL = nonEmpty(env.CAPTCHA_SITEVERIFY_URL);
+  if (provider === undefined && secretKey === undefined) {
+    if (siteKey !== undefined || siteVerifyURL !== undefined)
+      throw new TypeError("CAPTCHA_SITE_KEY / CAPTCHA_SITEVERIFY_URL need CAPTCHA_PROVIDER and CAPTCHA_SECRET_KEY");
+    return undefined;
+  }
+  if (provider === undefined || secretKey === undefined)
+    throw new TypeError("the captcha needs both CAPTCHA_PROVIDER and CAPTCHA_SECRET_KEY");
+  if (!(CAPTCHA_PROVIDERS as readonly string[]).includes(provider))
+    throw new TypeError(`CAPTCHA_PROVIDER must be one of ${CAPTCHA_PROVIDERS.join(", ")}, got "${provider}"`);
+  if (siteKey === undefined) throw new TypeError("the captcha needs CAPTCHA_SITE_KEY for the pages' widget");
+  if (siteVerifyURL !== undefined && !/^https?:\/\//.test(siteVerifyURL))
+    throw new TypeError("CAPTCHA_SITEVERIFY_URL must be an http(s) URL");
+  return {
+    provider: provider as CaptchaConfig["provider"],
+    secretKey,
+    siteKey,
+    ...optional("siteVerifyURL", siteVerifyURL),
+  };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** Parses a comma-separated list of addresses (`ADMIN_EMAILS`), lower-cased, blanks dropped. */

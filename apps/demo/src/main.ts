@@ -22,10 +22,11 @@ const auth = createDemoAuth({
   baseURL: config.baseURL,
   outbox,
   adminEmails: config.adminEmails,
+  ...(config.captcha ? { captcha: config.captcha } : {}),
 });
 await auth.createTables();
 
-const { server, port } = await listen(createDemoApp(auth, outbox), config.port);
+const { server, port } = await listen(createDemoApp(auth, outbox, config.captcha), config.port);
 console.log(
   `[demo] listening on http://localhost:${port} (base URL ${config.baseURL}), database: ${describeDatabase(config.database)}`,
 );

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DEV_SECRET, describeDatabase, loadConfig, parseDatabaseUrl, parseEmailList, parsePort } from "../src/config.js";
+import {
+  DEV_SECRET,
+  describeDatabase,
+  loadConfig,
+  parseCaptcha,
+  parseDatabaseUrl,
+  parseEmailList,
+  parsePort,
+} from "../src/config.js";
 
 const appDir = "/srv/demo";
 
@@ -130,5 +138,38 @@ describe("parsePort", () => {
 
   it.each(["-1", "65536", "80a", "3.5", "http"])("refuses %j", (text) => {
     expect(() => parsePort(text)).toThrow(TypeError);
+  });
+});
+
+describe("parseCaptcha", () => {
+  const full = {
+    CAPTCHA_PROVIDER: "hcaptcha",
+    CAPTCHA_SECRET_KEY: "secret",
+    CAPTCHA_SITE_KEY: "site",
+  };
+
+  it("is off by default: no captcha without CAPTCHA_PROVIDER and CAPTCHA_SECRET_KEY", () => {
+    expect(parseCaptcha({})).toBeUndefined();
+    expect(parseCaptcha({ CAPTCHA_PROVIDER: " ", CAPTCHA_SECRET_KEY: "" })).toBeUndefined();
+    expect(loadConfig({}, appDir).captcha).toBeUndefined();
+  });
+
+  it("turns on with the provider, the secret and the site key; the siteverify URL is optional", () => {
+    expect(parseCaptcha(full)).toEqual({ provider: "hcaptcha", secretKey: "secret", siteKey: "site" });
+    expect(
+      loadConfig({ ...full, CAPTCHA_PROVIDER: "cloudflare-turnstile", CAPTCHA_SITEVERIFY_URL: "http://127.0.0.1:9/v" }, appDir)
+        .captcha,
+    ).toEqual({ provider: "cloudflare-turnstile", secretKey: "secret", siteKey: "site", siteVerifyURL: "http://127.0.0.1:9/v" });
+  });
+
+  it.each([
+    [{ CAPTCHA_PROVIDER: "hcaptcha" }, /CAPTCHA_SECRET_KEY/],
+    [{ CAPTCHA_SECRET_KEY: "secret" }, /CAPTCHA_PROVIDER/],
+    [{ CAPTCHA_SITE_KEY: "site" }, /need CAPTCHA_PROVIDER/],
+    [{ ...full, CAPTCHA_PROVIDER: "vercel-botid" }, /must be one of/],
+    [{ ...full, CAPTCHA_SITE_KEY: undefined }, /CAPTCHA_SITE_KEY/],
+    [{ ...full, CAPTCHA_SITEVERIFY_URL: "ftp://x" }, /http\(s\) URL/],
+  ])("refuses half a configuration or a bad value: %j", (env, message) => {
+    expect(() => parseCaptcha(env)).toThrow(message);
   });
 });

@@ -14,9 +14,12 @@ export interface DemoProcess {
 
 const appDir = fileURLToPath(new URL("..", import.meta.url));
 
-/** Starts `src/main.ts` with `env` on a free port and resolves once `/api/auth/ok` answers. */
+/**
+ * Starts `src/main.ts` with `env` on `env.PORT`, else a free port, and resolves once
+ * `/api/auth/ok` answers.
+ */
 export async function startDemo(env: Record<string, string>): Promise<DemoProcess> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const baseURL = `http://localhost:${port}`;
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port) };
   delete childEnv.BASE_URL;

@@ -35,8 +35,9 @@ afterAll(async () => {
 
 // Setup happens inside the tests, not in beforeAll: a setup failure there would report the tests
 // as skipped, and a missing browser or a demo that does not start must count as a failure.
+// `env` adds to the demo's environment; only the first call of a test file starts it.
 let started: Promise<{ demo: DemoProcess; browser: Browser }> | undefined;
-export function setup(): Promise<{ demo: DemoProcess; browser: Browser }> {
+export function setup(env: Record<string, string> = {}): Promise<{ demo: DemoProcess; browser: Browser }> {
   started ??= (async () => {
     expect(
       existsSync(CHROMIUM),
@@ -47,6 +48,7 @@ export function setup(): Promise<{ demo: DemoProcess; browser: Browser }> {
       DATABASE_URL: join(dataDir, "demo.db"),
       AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123",
       ADMIN_EMAILS: ADMIN_EMAIL,
+      ...env,
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     return { demo, browser };

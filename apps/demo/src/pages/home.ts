@@ -45,19 +45,8 @@ const BODY = `
 // Runs in the browser. The session box always shows what GET /get-session answered.
 const SCRIPT = `
 async function refresh() {
-  const session = await call("/get-session");
+  const session = await showAccounts("accounts", refresh);
   $("session").textContent = JSON.stringify(session, null, 2);
-  const current = session && session.session.token;
-  const accounts = await call("/multi-session/list-device-sessions");
-  $("accounts").replaceChildren(...accounts.map(({ session: s, user }) => {
-    const active = s.token === current;
-    const li = item(user.email + (active ? " (active)" : ""), [
-      ...(active ? [] : [button("Switch", action(() => call("/multi-session/set-active", { sessionToken: s.token }), refresh))]),
-      button("Sign out", action(() => call("/multi-session/revoke", { sessionToken: s.token }), refresh)),
-    ]);
-    li.dataset.email = user.email;
-    return li;
-  }));
   if (!session) $("jwt-claims").hidden = true;
 }
 

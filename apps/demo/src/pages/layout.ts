@@ -61,8 +61,15 @@ const $ = (id) => document.getElementById(id);
 
 async function call(path, body) {
   const init = body === undefined
-    ? { credentials: "same-origin" }
+    ? { credentials: "same-origin", headers: {} }
     : { method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  // A captcha widget on the page (CAPTCHA_* set) leaves its token here, for the routes it
+  // guards; each token is used once.
+  const captcha = window.demoCaptcha;
+  if (captcha && captcha.token && captcha.paths.includes(path)) {
+    init.headers["x-captcha-response"] = captcha.token;
+    captcha.used();
+  }
   const res = await fetch("/api/auth" + path, init);
   const text = await res.text();
   let data = null;
@@ -100,6 +107,27 @@ call("/get-session").then((session) => {
   const admin = session && (String(session.user.role || "").split(",").includes("admin") || session.session.impersonatedBy);
   if (admin) for (const link of document.querySelectorAll("nav a[data-admin-only]")) link.hidden = false;
 }).catch(() => undefined);
+
+/**
+ * Fills the list \`listId\` with the accounts signed in on this browser (multi-session), each
+ * with Switch (unless active) and Sign out, then runs \`refresh\`. Returns the active user.
+ */
+async function showAccounts(listId, refresh) {
+  const session = await call("/get-session");
+  const current = session && session.session.token;
+  const accounts = await call("/multi-session/list-device-sessions");
+  $(listId).replaceChildren(...accounts.map(({ session: s, user }) => {
+    const active = s.token === current;
+    const li = item(user.email + (active ? " (active)" : ""), [
+      ...(active ? [] : [button("Switch", action(() => call("/multi-session/set-active", { sessionToken: s.token }), refresh))]),
+      button("Sign out", action(() => call("/multi-session/revoke", { sessionToken: s.token }), refresh)),
+    ]);
+    li.dataset.email = user.email;
+    if (active) li.dataset.active = "true";
+    return li;
+  }));
+  return session;
+}
 
 function button(label, onClick) {
   const b = document.createElement("button");

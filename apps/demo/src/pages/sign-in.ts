@@ -2,8 +2,9 @@ import { layout } from "./layout.js";
 
 /**
  * The passwordless sign-in page: a passkey, a magic link or a one-time code mailed to the
- * outbox, a guest session (`anonymous`), and sign-up and sign-in with a username, with the
- * current session.
+ * outbox, a guest session (`anonymous`), sign-up and sign-in with a username, and Sign-In with
+ * Ethereum through the browser's wallet (`window.ethereum`, EIP-1193), and single sign-on
+ * through a company's OpenID provider, with the current session.
  */
 export function renderSignInPage(): string {
   return layout("Sign in without a password", "/sign-in", BODY, SCRIPT);
@@ -33,6 +34,18 @@ const BODY = `
     <p>The code is in the <a href="/outbox" target="_blank">outbox</a>.</p>
     <label>Code <input id="otp-code" inputmode="numeric" autocomplete="one-time-code" required></label>
     <button type="submit">Sign in</button>
+  </form>
+  <form id="wallet-sign-in">
+    <h2>Ethereum wallet</h2>
+    <p>Your wallet signs a one-time sign-in message (EIP-4361); nothing is sent on chain.</p>
+    <button type="submit">Sign in with a wallet</button>
+    <p id="wallet-signed-in" hidden>Signed in as <code id="wallet-address"></code>.</p>
+  </form>
+  <form id="sso-sign-in">
+    <h2>Single sign-on</h2>
+    <p>For addresses whose company registered its provider on the <a href="/security">Security</a> page.</p>
+    <label>Work email <input id="sso-email" type="email" autocomplete="email" required></label>
+    <button type="submit">Sign in with SSO</button>
   </form>
   <form id="guest">
     <h2>Guest</h2>
@@ -69,7 +82,11 @@ async function refresh() {
 }
 
 const params = new URLSearchParams(location.search);
-if (params.get("error")) showError("This sign-in link is invalid or has expired.");
+// A magic link's or an SSO sign-in's failure comes back as ?error=.
+const MAGIC_LINK_ERRORS = ["INVALID_TOKEN", "EXPIRED_TOKEN", "ATTEMPTS_EXCEEDED"];
+if (params.get("error")) showError(MAGIC_LINK_ERRORS.includes(params.get("error"))
+  ? "This sign-in link is invalid or has expired."
+  : "Sign-in failed: " + params.get("error") + (params.get("error_description") ? " (" + params.get("error_description") + ")" : ""));
 
 $("magic-link").addEventListener("submit", action(async () => {
   await call("/sign-in/magic-link", { email: $("magic-link-email").value, callbackURL: "/sign-in", errorCallbackURL: "/sign-in" });
@@ -106,6 +123,32 @@ $("passkey-sign-in").addEventListener("submit", action(async () => {
   await call("/passkey/verify-authentication", { response });
 }, refresh));
 $("sign-out").addEventListener("click", action(() => call("/sign-out", {}), refresh));
+
+$("sso-sign-in").addEventListener("submit", action(async () => {
+  const { url } = await call("/sign-in/sso", { email: $("sso-email").value, callbackURL: "/sign-in", errorCallbackURL: "/sign-in" });
+  location.assign(url);
+}));
+
+/** The EIP-4361 message the wallet signs: this site, the account, the chain and the server's nonce. */
+function siweMessage({ address, chainId, nonce }) {
+  return location.host + " wants you to sign in with your Ethereum account:\\n" + address + "\\n\\n"
+    + "Sign in to the Latchkey demo.\\n\\n"
+    + "URI: " + location.origin + "\\nVersion: 1\\nChain ID: " + chainId + "\\nNonce: " + nonce
+    + "\\nIssued At: " + new Date().toISOString();
+}
+
+$("wallet-sign-in").addEventListener("submit", action(async () => {
+  const wallet = window.ethereum;
+  if (!wallet) throw new Error("No Ethereum wallet in this browser (window.ethereum is missing).");
+  const [address] = await wallet.request({ method: "eth_requestAccounts" });
+  const chainId = parseInt(await wallet.request({ method: "eth_chainId" }), 16);
+  const { nonce } = await call("/siwe/nonce", {});
+  const message = siweMessage({ address, chainId, nonce });
+  const signature = await wallet.request({ method: "personal_sign", params: [message, address] });
+  const { user } = await call("/siwe/verify", { message, signature });
+  $("wallet-address").textContent = user.walletAddress;
+  $("wallet-signed-in").hidden = false;
+}, refresh));
 
 refresh().catch((error) => showError(error.message));
 `;

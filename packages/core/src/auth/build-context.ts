@@ -37,13 +37,19 @@ function schemaSources(options: LatchkeyOptions): Array<{ owner: string; schema:
   return sources;
 }
 
-/** Core and plugin error codes; a code declared twice with different messages is refused. */
+/**
+ * Core and plugin error codes. A plugin may not give one of core's codes another message. A code
+ * two plugins declare keeps the later plugin's message, as the reference merges `$ERROR_CODES`
+ * (its captcha and passkey plugins both declare `UNKNOWN_ERROR`, with different messages, and
+ * are installed together). Each plugin still throws its own message: the table is only
+ * `auth.$ERROR_CODES` and the set of declared codes.
+ */
 function mergeErrorCodes(options: LatchkeyOptions): Record<string, string> {
   const codes: Record<string, string> = { ...BASE_ERROR_CODES };
   for (const plugin of options.plugins ?? []) {
     for (const [code, message] of Object.entries(plugin.errorCodes ?? {})) {
       if (typeof message !== "string") continue;
-      if (codes[code] !== undefined && codes[code] !== message) {
+      if (Object.hasOwn(BASE_ERROR_CODES, code) && codes[code] !== message) {
         throw new TypeError(`Error code "${code}" of plugin "${plugin.id}" conflicts with an existing message.`);
       }
       codes[code] = message;
