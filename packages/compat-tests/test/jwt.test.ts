@@ -4,6 +4,7 @@ import { jwtClient } from "better-auth/client/plugins";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import { jwt } from "@latchkey/jwt";
+import { cookiePair } from "./support/cookies.ts";
 import { signUp } from "./support/flows.ts";
 import { BASE_URL, createPair, url, type Handler, type Pair } from "./support/instances.ts";
 
@@ -135,6 +136,56 @@ describe("jwt: wire", () => {
     for (const handler of [p.reference, p.latchkey]) {
       expect((await get(handler, "/get-session", cookie)).headers.get("set-auth-jwt")).toBeNull();
     }
+  });
+});
+
+describe("jwt: sessionCookieCache", () => {
+  const DATA_COOKIE = "better-auth.session_data";
+  const cacheOptions = { session: { cookieCache: { enabled: true, strategy: "jwt" as const } } };
+  const cachePair = async (): Promise<Pair> => {
+    pair = await createPair({
+      reference: { ...cacheOptions, plugins: [referenceJwt({ sessionCookieCache: true })] },
+      latchkey: { ...cacheOptions, plugins: [jwt({ sessionCookieCache: true })] },
+    });
+    return pair;
+  };
+  const sessionEmail = async (handler: Handler, cookie: string): Promise<string | null> =>
+    (((await (await get(handler, "/get-session", cookie)).json()) as { user: { email: string } } | null)?.user.email ?? null);
+
+  for (const [writer, reader] of [
+    ["reference", "latchkey"],
+    ["latchkey", "reference"],
+  ] as const) {
+    it(`a cache JWT the ${writer} wrote under the plugin's keys is read by the ${reader} (sessions deleted)`, async () => {
+      const p = await cachePair();
+      const { cookie, response } = await signUp(p[writer], ada);
+      const data = cookiePair(response, DATA_COOKIE);
+      const value = data.slice(DATA_COOKIE.length + 1);
+      const header = decodeProtectedHeader(value);
+      expect(header).toMatchObject({ alg: "EdDSA", typ: "better-auth.session-cache+jwt" });
+      // Signed with the shared key row, so either side's /jwks verifies it.
+      expect(header.kid).toBe((await keysOf(p[reader])).keys[0]!.kid);
+      const claims = decodeJwt(value);
+      expect(claims).toMatchObject({ aud: "better-auth:session-cache", iss: BASE_URL, sub: claims.user && (claims.user as { id: string }).id });
+      // From here on only the cache can vouch for the session.
+      p.db.prepare("delete from session").run([]);
+      expect(await sessionEmail(p[reader], `${cookie}; ${data}`)).toBe(ada.email);
+      // Without the cache the session is gone on both.
+      expect(await sessionEmail(p[reader], cookie)).toBeNull();
+    });
+  }
+
+  it("the claims are the same on both sides (times aside)", async () => {
+    const p = await cachePair();
+    const values = [];
+    for (const handler of [p.reference, p.latchkey]) {
+      const { response } = await signUp(handler, { ...ada, email: `${values.length}${ada.email}` });
+      values.push(cookiePair(response, DATA_COOKIE).slice(DATA_COOKIE.length + 1));
+    }
+    const [r, l] = values.map((v) => decodeJwt(v!));
+    expect(Object.keys(l!).sort()).toEqual(Object.keys(r!).sort());
+    expect(l!.exp! - l!.iat!).toBe(r!.exp! - r!.iat!);
+    expect(decodeProtectedHeader(values[1]!)).toEqual(decodeProtectedHeader(values[0]!));
   });
 });
 
