@@ -1,7 +1,18 @@
 import { createAuthClient } from "better-auth/client";
 import { jwt as referenceJwt } from "better-auth/plugins/jwt";
 import { jwtClient } from "better-auth/client/plugins";
-import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  type JSONWebKeySet,
+} from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import { jwt } from "@latchkey/jwt";
 import { cookiePair } from "./support/cookies.ts";
@@ -139,6 +150,28 @@ describe("jwt: wire", () => {
   });
 });
 
+describe("jwt: signJWT overrideOptions", () => {
+  type SignApi = { signJWT(input: { body: Record<string, unknown> }): Promise<{ token: string }> };
+  for (const overrideOptions of [
+    { jwt: { audience: "other-aud" } },
+    { jwt: { issuer: "https://other.test", expirationTime: "2h" } },
+    { jwks: { keyPairConfig: { alg: "ES256" } } },
+  ]) {
+    it(`${JSON.stringify(overrideOptions)}: the same claims and header on both`, async () => {
+      const p = await pairWith({ jwt: { issuer: "https://plugin.test", audience: "plugin-aud", expirationTime: "1h" } });
+      const sign = async (api: unknown) => {
+        p.db.prepare("delete from jwks").run([]);
+        const { token } = await (api as SignApi).signJWT({ body: { payload: { sub: "s1", iat: 1_700_000_000 }, overrideOptions } });
+        return { header: decodeProtectedHeader(token), claims: decodeJwt(token) };
+      };
+      const reference = await sign(p.referenceApi);
+      const latchkey = await sign(p.latchkeyAuth.api);
+      expect(latchkey.claims).toEqual(reference.claims);
+      expect(latchkey.header.alg).toBe(reference.header.alg);
+    });
+  }
+});
+
 describe("jwt: sessionCookieCache", () => {
   const DATA_COOKIE = "better-auth.session_data";
   const cacheOptions = { session: { cookieCache: { enabled: true, strategy: "jwt" as const } } };
@@ -215,6 +248,43 @@ describe("jwt: the reference's jwtClient against Latchkey", () => {
 });
 
 describe("jwt: divergences (DIVERGENCES.md)", () => {
+  it("row 158: with jwks.remoteUrl and jwt.sign, verifyJWT — the reference reads the empty local table (null), Latchkey the remote set", async () => {
+    // A key only the test holds (the KMS), published by a key-set server on 127.0.0.1.
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const keySet = { keys: [{ ...(await exportJWK(publicKey)), kid: "kms-1", alg: "ES256" }] };
+    const server = createServer((_, response) => {
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(keySet));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const options = {
+        jwks: { remoteUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`, keyPairConfig: { alg: "ES256" } },
+        jwt: {
+          sign: (payload: Record<string, unknown>) =>
+            new SignJWT(payload).setProtectedHeader({ alg: "ES256", kid: "kms-1" }).sign(privateKey),
+        },
+      } as const;
+      const p = await pairWith(options as JwtOptions);
+      type Api = {
+        signJWT(input: { body: Record<string, unknown> }): Promise<{ token: string }>;
+        verifyJWT(input: { body: Record<string, unknown> }): Promise<{ payload: Record<string, unknown> | null }>;
+      };
+      const [reference, latchkey] = [p.referenceApi as unknown as Api, p.latchkeyAuth.api as unknown as Api];
+      for (const handler of [p.reference, p.latchkey]) expect((await get(handler, "/jwks")).status).toBe(404);
+      for (const api of [reference, latchkey]) {
+        const { token } = await api.signJWT({ body: { payload: { sub: "s1" } } });
+        // Both sides' tokens verify against the published set.
+        await verifyWith(keySet, token);
+        expect((await reference.verifyJWT({ body: { token } })).payload).toBeNull();
+        expect((await latchkey.verifyJWT({ body: { token } })).payload).toMatchObject({ sub: "s1", iss: BASE_URL });
+      }
+      expect(jwksRows(p)).toHaveLength(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it("row 60: 10 parallel first /jwks calls on an empty table — the reference makes a key per request, Latchkey one", async () => {
     const p = await pairWith();
     const burst = async (handler: Handler): Promise<number> => {
