@@ -66,8 +66,9 @@ describe("custom adapter", () => {
 
   it("getJwks alone: keys it returns are used, new keys still go to the table", async () => {
     const fromTable = async (t: TestAuth) => t.auth.$context.adapter.findMany<JwkRow & Record<string, unknown>>({ model: "jwks" });
-    let t!: TestAuth;
-    t = await jwtInstance({ adapter: { getJwks: async () => fromTable(t) } });
+    const holder: { t?: TestAuth } = {};
+    const t = await jwtInstance({ adapter: { getJwks: async () => fromTable(holder.t!) } });
+    holder.t = t;
     open.push(t);
     const c = await signedIn(t);
     await client(t.auth).get("/jwks");
