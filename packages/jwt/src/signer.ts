@@ -35,6 +35,9 @@ export interface JwtSigner {
 /** The service key under which `jwt()` publishes its {@link JwtSigner}. */
 export const JWT_SIGNER = serviceKey<JwtSigner>("jwt.signer");
 
+/** RFC 7518 §3.1 / RFC 8037 §3.1 public-key JWS algorithms. */
+const ASYMMETRIC_ALGORITHMS = ["EdDSA", "Ed25519", "ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"];
+
 /** Builds the signer over an instance's keys (its adapter, the custom adapter, or the remote set). */
 export function createSigner(ctx: AuthContext, options: ResolvedJwtOptions, store: KeyStore): JwtSigner {
   const remote = options.remoteUrl ? remoteKeySet(options.remoteUrl) : undefined;
@@ -55,6 +58,8 @@ export function createSigner(ctx: AuthContext, options: ResolvedJwtOptions, stor
         // A token without `kid` is refused: the key must be named, never guessed (reference rule).
         if (!decodeProtectedHeader(token).kid) return null;
         const { payload } = await jwtVerify(token, remote ? remote.resolver() : storedKey, {
+          // Public-key signatures only: a symmetric key slipped into a remote set signs nothing.
+          algorithms: ASYMMETRIC_ALGORITHMS,
           // RFC 7519 §4.1.1/§4.1.3: both are checked.
           issuer: verifyOptions.issuer ?? defaultIssuer(ctx, options),
           audience: verifyOptions.audience ?? defaultAudience(ctx, options),
