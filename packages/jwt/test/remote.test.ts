@@ -1,6 +1,6 @@
 import { client, TEST_BASE_URL, type TestAuth } from "@latchkey/test-support";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JwkRow, JwtOptions, SigningConfig } from "../src/index.ts";
 import { jwtApi, probedInstance, signedIn } from "./instance.ts";
 import { remoteKey, startKeyServer, type KeyServer, type RemoteKey } from "./key-server.ts";
@@ -95,6 +95,32 @@ describe("remote signing (jwt.sign, jwks.remoteUrl)", () => {
     expect(server.hits).toBe(1);
     // Wrong issuer: refused.
     expect((await api.verifyJWT({ body: { token, issuer: "https://other.test" } })).payload).toBeNull();
+  });
+
+  it("a key published later verifies once the 30 s cool-down has passed; the set is re-read after 10 minutes", async () => {
+    const { t, server } = await remoteSetup();
+    const api = jwtApi(t);
+    const { token } = await api.signJWT({ body: { payload: { sub: "u1" } } });
+    expect((await api.verifyJWT({ body: { token } })).payload).not.toBeNull();
+    const rotated = await remoteKey("kms-2");
+    const claims = { sub: "u2", iss: TEST_BASE_URL, aud: TEST_BASE_URL, exp: 4_000_000_000 };
+    const next = await rotated.sign(claims);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      server.keys = [...server.keys, rotated.publicJwk];
+      expect((await api.verifyJWT({ body: { token: next } })).payload).toBeNull();
+      expect(server.hits).toBe(1);
+      vi.setSystemTime(Date.now() + 31_000);
+      expect((await api.verifyJWT({ body: { token: next } })).payload).toMatchObject({ sub: "u2" });
+      expect(server.hits).toBe(2);
+      // A key withdrawn from the set stops verifying once the cached set is older than 10 minutes.
+      server.keys = [rotated.publicJwk];
+      vi.setSystemTime(Date.now() + 601_000);
+      expect((await api.verifyJWT({ body: { token } })).payload).toBeNull();
+      expect(server.hits).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a key set behind a redirect or an error answer verifies nothing, and never throws", async () => {
