@@ -1,7 +1,7 @@
 import { boundedFetch, BetterAuthError } from "@latchkey/core";
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
 
-/** Seconds a fetched remote set is used before it is fetched again. */
+/** Milliseconds a fetched remote set is used before it is fetched again (10 minutes). */
 const MAX_AGE_MS = 10 * 60 * 1000;
 /** An unknown `kid` triggers a new fetch at most this often (a rotated-in key appears quickly, a flood of bogus kids does not). */
 const COOLDOWN_MS = 30 * 1000;
