@@ -1,9 +1,21 @@
 import { createAuthClient } from "better-auth/client";
 import { jwt as referenceJwt } from "better-auth/plugins/jwt";
 import { jwtClient } from "better-auth/client/plugins";
-import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  type JSONWebKeySet,
+} from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import { jwt } from "@latchkey/jwt";
+import { cookiePair } from "./support/cookies.ts";
 import { signUp } from "./support/flows.ts";
 import { BASE_URL, createPair, url, type Handler, type Pair } from "./support/instances.ts";
 
@@ -138,6 +150,78 @@ describe("jwt: wire", () => {
   });
 });
 
+describe("jwt: signJWT overrideOptions", () => {
+  type SignApi = { signJWT(input: { body: Record<string, unknown> }): Promise<{ token: string }> };
+  for (const overrideOptions of [
+    { jwt: { audience: "other-aud" } },
+    { jwt: { issuer: "https://other.test", expirationTime: "2h" } },
+    { jwks: { keyPairConfig: { alg: "ES256" } } },
+  ]) {
+    it(`${JSON.stringify(overrideOptions)}: the same claims and header on both`, async () => {
+      const p = await pairWith({ jwt: { issuer: "https://plugin.test", audience: "plugin-aud", expirationTime: "1h" } });
+      const sign = async (api: unknown) => {
+        p.db.prepare("delete from jwks").run([]);
+        const { token } = await (api as SignApi).signJWT({ body: { payload: { sub: "s1", iat: 1_700_000_000 }, overrideOptions } });
+        return { header: decodeProtectedHeader(token), claims: decodeJwt(token) };
+      };
+      const reference = await sign(p.referenceApi);
+      const latchkey = await sign(p.latchkeyAuth.api);
+      expect(latchkey.claims).toEqual(reference.claims);
+      expect(latchkey.header.alg).toBe(reference.header.alg);
+    });
+  }
+});
+
+describe("jwt: sessionCookieCache", () => {
+  const DATA_COOKIE = "better-auth.session_data";
+  const cacheOptions = { session: { cookieCache: { enabled: true, strategy: "jwt" as const } } };
+  const cachePair = async (): Promise<Pair> => {
+    pair = await createPair({
+      reference: { ...cacheOptions, plugins: [referenceJwt({ sessionCookieCache: true })] },
+      latchkey: { ...cacheOptions, plugins: [jwt({ sessionCookieCache: true })] },
+    });
+    return pair;
+  };
+  const sessionEmail = async (handler: Handler, cookie: string): Promise<string | null> =>
+    (((await (await get(handler, "/get-session", cookie)).json()) as { user: { email: string } } | null)?.user.email ?? null);
+
+  for (const [writer, reader] of [
+    ["reference", "latchkey"],
+    ["latchkey", "reference"],
+  ] as const) {
+    it(`a cache JWT the ${writer} wrote under the plugin's keys is read by the ${reader} (sessions deleted)`, async () => {
+      const p = await cachePair();
+      const { cookie, response } = await signUp(p[writer], ada);
+      const data = cookiePair(response, DATA_COOKIE);
+      const value = data.slice(DATA_COOKIE.length + 1);
+      const header = decodeProtectedHeader(value);
+      expect(header).toMatchObject({ alg: "EdDSA", typ: "better-auth.session-cache+jwt" });
+      // Signed with the shared key row, so either side's /jwks verifies it.
+      expect(header.kid).toBe((await keysOf(p[reader])).keys[0]!.kid);
+      const claims = decodeJwt(value);
+      expect(claims).toMatchObject({ aud: "better-auth:session-cache", iss: BASE_URL, sub: claims.user && (claims.user as { id: string }).id });
+      // From here on only the cache can vouch for the session.
+      p.db.prepare("delete from session").run([]);
+      expect(await sessionEmail(p[reader], `${cookie}; ${data}`)).toBe(ada.email);
+      // Without the cache the session is gone on both.
+      expect(await sessionEmail(p[reader], cookie)).toBeNull();
+    });
+  }
+
+  it("the claims are the same on both sides (times aside)", async () => {
+    const p = await cachePair();
+    const values = [];
+    for (const handler of [p.reference, p.latchkey]) {
+      const { response } = await signUp(handler, { ...ada, email: `${values.length}${ada.email}` });
+      values.push(cookiePair(response, DATA_COOKIE).slice(DATA_COOKIE.length + 1));
+    }
+    const [r, l] = values.map((v) => decodeJwt(v!));
+    expect(Object.keys(l!).sort()).toEqual(Object.keys(r!).sort());
+    expect(l!.exp! - l!.iat!).toBe(r!.exp! - r!.iat!);
+    expect(decodeProtectedHeader(values[1]!)).toEqual(decodeProtectedHeader(values[0]!));
+  });
+});
+
 describe("jwt: the reference's jwtClient against Latchkey", () => {
   it("jwks() and the set-auth-jwt header work unchanged", async () => {
     const p = await pairWith();
@@ -164,6 +248,45 @@ describe("jwt: the reference's jwtClient against Latchkey", () => {
 });
 
 describe("jwt: divergences (DIVERGENCES.md)", () => {
+  it("row 158: with jwks.remoteUrl and jwt.sign, verifyJWT — the reference reads the empty local table (null), Latchkey the remote set", async () => {
+    // A key only the test holds (the KMS), published by a key-set server on 127.0.0.1.
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const keySet = { keys: [{ ...(await exportJWK(publicKey)), kid: "kms-1", alg: "ES256" }] };
+    const server = createServer((_, response) => {
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(keySet));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const options = {
+        jwks: { remoteUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`, keyPairConfig: { alg: "ES256" } },
+        jwt: {
+          sign: (payload: Record<string, unknown>) =>
+            new SignJWT(payload).setProtectedHeader({ alg: "ES256", kid: "kms-1" }).sign(privateKey),
+        },
+      } as const;
+      const p = await pairWith(options as JwtOptions);
+      type Api = {
+        signJWT(input: { body: Record<string, unknown> }): Promise<{ token: string }>;
+        verifyJWT(input: { body: Record<string, unknown> }): Promise<{ payload: Record<string, unknown> | null }>;
+      };
+      const [reference, latchkey] = [p.referenceApi as unknown as Api, p.latchkeyAuth.api as unknown as Api];
+      const [r404, l404] = [await get(p.reference, "/jwks"), await get(p.latchkey, "/jwks")];
+      expect([l404.status, await l404.text()]).toEqual([r404.status, await r404.text()]);
+      expect(r404.status).toBe(404);
+      for (const api of [reference, latchkey]) {
+        const { token } = await api.signJWT({ body: { payload: { sub: "s1" } } });
+        // Both sides' tokens verify against the published set.
+        await verifyWith(keySet, token);
+        expect((await reference.verifyJWT({ body: { token } })).payload).toBeNull();
+        expect((await latchkey.verifyJWT({ body: { token } })).payload).toMatchObject({ sub: "s1", iss: BASE_URL });
+      }
+      expect(jwksRows(p)).toHaveLength(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it("row 60: 10 parallel first /jwks calls on an empty table — the reference makes a key per request, Latchkey one", async () => {
     const p = await pairWith();
     const burst = async (handler: Handler): Promise<number> => {

@@ -101,6 +101,8 @@ export {
 } from "./session/session-middleware.js";
 export { deleteSessionCookie, setSessionCookie } from "./session/session-cookie.js";
 export { setCookieCache } from "./cookies/cookie-cache.js";
+export type { SessionData } from "./cookies/cookie-cache-codec.js";
+export { COOKIE_CACHE_SIGNER, type CookieCacheSigner } from "./cookies/cookie-cache-signer.js";
 export type {
   CookieCacheConfig,
   CookieCacheOptions,

@@ -1,15 +1,27 @@
-import { provide, type LatchkeyPlugin } from "@latchkey/core";
+import { COOKIE_CACHE_SIGNER, provide, type LatchkeyPlugin } from "@latchkey/core";
+import { assertCookieCacheSetup, createCookieCacheSigner } from "./cookie-cache.js";
 import { keyStore } from "./key-store.js";
 import { resolveJwtOptions, type JwtOptions, type ResolvedJwtOptions } from "./options.js";
 import { getJwks } from "./routes/jwks.js";
 import { signJWT, verifyJWT } from "./routes/server-only.js";
 import { getToken } from "./routes/token.js";
-import { jwtSchema } from "./schema.js";
+import { resolveJwtSchema } from "./schema.js";
 import { setAuthJwtHook } from "./set-auth-jwt.js";
 import { createSigner, JWT_SIGNER } from "./signer.js";
 
-export type { JwkAlgorithm, JwksOptions, JwtClaimOptions, JwtOptions, KeyPairConfig } from "./options.js";
-export type { JwkRow } from "./schema.js";
+export type {
+  JwkAlgorithm,
+  JwksAdapter,
+  JwksAdapterContext,
+  JwksOptions,
+  JwtClaimOptions,
+  JwtOptions,
+  KeyPairConfig,
+  RemoteSign,
+  SigningConfig,
+} from "./options.js";
+export type { JwkField, JwkRow, JwtSchemaOptions, NewJwkRow } from "./schema.js";
+export { SESSION_CACHE_JWT_AUDIENCE, SESSION_CACHE_JWT_TYPE } from "./cookie-cache.js";
 export { SET_AUTH_JWT_HEADER } from "./set-auth-jwt.js";
 export { JWT_SIGNER, type JwtSigner, type PublicJwk, type SignOptions, type VerifyOptions } from "./signer.js";
 
@@ -17,7 +29,7 @@ export { JWT_SIGNER, type JwtSigner, type PublicJwk, type SignOptions, type Veri
 export type JwtEndpoints = {
   getJwks: ReturnType<typeof getJwks>;
   getToken: ReturnType<typeof getToken>;
-  signJWT: typeof signJWT;
+  signJWT: ReturnType<typeof signJWT>;
   verifyJWT: typeof verifyJWT;
 };
 
@@ -35,15 +47,27 @@ export interface JwtPlugin extends LatchkeyPlugin<"jwt", JwtEndpoints> {
  * @example
  * const auth = createAuth({ ...options, plugins: [jwt({ jwks: { rotationInterval: 7776000 } })] });
  */
-export function jwt(options?: JwtOptions): JwtPlugin {
+export function jwt(options: JwtOptions = {}): JwtPlugin {
   const resolved = resolveJwtOptions(options);
   const store = keyStore(resolved);
   return {
     id: "jwt",
-    schema: jwtSchema,
-    endpoints: { getJwks: getJwks(resolved), getToken: getToken(resolved), signJWT, verifyJWT },
+    schema: resolveJwtSchema(resolved.schema),
+    endpoints: {
+      getJwks: getJwks(resolved),
+      getToken: getToken(resolved),
+      signJWT: signJWT(options, resolved, store),
+      verifyJWT,
+    },
     hooks: { after: resolved.disableSettingJwtHeader ? [] : [setAuthJwtHook(resolved)] },
-    init: (ctx) => ({ services: [provide(JWT_SIGNER, createSigner(ctx, resolved, store))] }),
+    init: (ctx) => {
+      const services = [provide(JWT_SIGNER, createSigner(ctx, resolved, store))];
+      if (resolved.sessionCookieCache) {
+        assertCookieCacheSetup(ctx, resolved);
+        services.push(provide(COOKIE_CACHE_SIGNER, createCookieCacheSigner(ctx, resolved, store)));
+      }
+      return { services };
+    },
     options: resolved,
   };
 }

@@ -1,17 +1,7 @@
 import { symmetricDecrypt, symmetricEncrypt, BetterAuthError } from "@latchkey/core";
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
 import type { KeyPairConfig, ResolvedJwtOptions } from "./options.js";
-import type { JwkRow } from "./schema.js";
-
-/** A freshly made key pair in the form a `jwks` row stores (without id). */
-export interface NewJwkRow {
-  publicKey: string;
-  privateKey: string;
-  createdAt: Date;
-  expiresAt?: Date;
-  alg: string;
-  crv?: string;
-}
+import type { JwkRow, NewJwkRow } from "./schema.js";
 
 /**
  * Makes a key pair for `config` and its row data. Keys are extractable: the private JWK is

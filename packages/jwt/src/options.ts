@@ -1,5 +1,6 @@
-import type { SessionWithUser } from "@latchkey/core";
+import type { AuthContext, SessionWithUser } from "@latchkey/core";
 import type { JWTPayload } from "jose";
+import type { JwkRow, JwtSchemaOptions, NewJwkRow } from "./schema.js";
 
 /** A key algorithm and its parameters, as the reference's `keyPairConfig` takes them. */
 export type KeyPairConfig =
@@ -19,6 +20,18 @@ export interface JwksOptions {
    * @default { alg: "EdDSA", crv: "Ed25519" }
    */
   keyPairConfig?: KeyPairConfig | undefined;
+  /**
+   * More algorithms the plugin may sign with when a caller pins one (`signingAlgorithm`):
+   * the first such signature makes that algorithm's key, later ones reuse it.
+   * @default []
+   */
+  keyPairConfigs?: readonly KeyPairConfig[] | undefined;
+  /**
+   * Where the key set is published when keys live elsewhere (a KMS, a CDN): `/jwks` is then
+   * off (404), this URL is the advertised one, and `verifyJWT` reads its keys from it.
+   * Requires `keyPairConfig.alg`.
+   */
+  remoteUrl?: string | undefined;
   /**
    * Store private keys as plain JWK JSON instead of encrypted with the auth secret.
    * @default false
@@ -68,6 +81,38 @@ export interface JwtClaimOptions {
    * @default the user's id
    */
   getSubject?: ((session: SessionWithUser) => string | Promise<string>) | undefined;
+  /**
+   * Signs elsewhere (a KMS): receives the complete payload, the extra protected-header
+   * members the caller needs (`typ`) and the caller's key pin, and returns the compact JWT
+   * with its own `alg` and `kid`. Requires `jwks.remoteUrl`.
+   */
+  sign?: RemoteSign | undefined;
+}
+
+/** The per-call key pin of a signature (`signJWT`'s `signingKeyId` / `signingAlgorithm`). */
+export interface SigningConfig {
+  signingKeyId?: string | undefined;
+  signingAlgorithm?: JwkAlgorithm | undefined;
+}
+
+/** `jwt.sign`: signs `payload` outside the plugin, honouring `header` and `signingConfig`. */
+export type RemoteSign = (
+  payload: JWTPayload,
+  header?: { typ?: string; cty?: string } & Record<string, unknown>,
+  signingConfig?: SigningConfig,
+) => string | Promise<string>;
+
+/** What the custom adapter's functions receive: the reference's endpoint context's `context`. */
+export interface JwksAdapterContext {
+  context: AuthContext;
+}
+
+/** `adapter`: where keys are read and written instead of the `jwks` table. */
+export interface JwksAdapter {
+  /** Every key (expired ones included); replaces reading the table. */
+  getJwks?: ((ctx: JwksAdapterContext) => Promise<JwkRow[] | null | undefined>) | undefined;
+  /** Stores a new key and returns it with its id; replaces the table insert. */
+  createJwk?: ((data: NewJwkRow, ctx: JwksAdapterContext) => Promise<JwkRow>) | undefined;
 }
 
 /** Options of `jwt()`, under the reference's names and defaults. */
@@ -81,11 +126,30 @@ export interface JwtOptions {
    * @default false
    */
   disableSettingJwtHeader?: boolean | undefined;
+  /**
+   * Sign the session cookie cache (`session.cookieCache.strategy: "jwt"`) with the plugin's
+   * keys instead of the auth secret, so services holding only `/jwks` can read it.
+   * @default false
+   */
+  sessionCookieCache?: boolean | undefined;
+  /** Another table name or other column names for `jwks`. */
+  schema?: JwtSchemaOptions | undefined;
+  /** Read and write keys somewhere other than the `jwks` table. */
+  adapter?: JwksAdapter | undefined;
 }
 
 /** Options after defaults, resolved once by the factory. */
 export interface ResolvedJwtOptions {
   keyPairConfig: KeyPairConfig;
+  /** The extra algorithms keys may be made for, besides `keyPairConfig`. */
+  keyPairConfigs: readonly KeyPairConfig[];
+  /** The external key set; `/jwks` is off when set. */
+  remoteUrl: string | undefined;
+  /** The external signer (`jwt.sign`). */
+  remoteSign: RemoteSign | undefined;
+  sessionCookieCache: boolean;
+  adapter: JwksAdapter;
+  schema: JwtSchemaOptions | undefined;
   /** Whether `keyPairConfig` was given; the served `crv` fallback depends on it, as in the reference. */
   configuredKeyPair: boolean;
   disablePrivateKeyEncryption: boolean;
@@ -103,25 +167,23 @@ export type JwtPayload = JWTPayload;
 const DEFAULT_KEY_PAIR: KeyPairConfig = { alg: "EdDSA", crv: "Ed25519" };
 const ALGORITHMS: readonly string[] = ["EdDSA", "ES256", "ES512", "RS256", "PS256"];
 
-// Reference options this package does not implement yet. A config ported from the reference
-// that sets one must fail at start-up, not run with keys or cookies other than it asked for.
-const UNSUPPORTED: ReadonlyArray<readonly [string, (o: Record<string, Record<string, unknown> | undefined>) => unknown]> = [
-  ["jwt.sign", (o) => o.jwt?.sign],
-  ["jwks.remoteUrl", (o) => o.jwks?.remoteUrl],
-  ["jwks.keyPairConfigs", (o) => o.jwks?.keyPairConfigs],
-  ["sessionCookieCache", (o) => o.sessionCookieCache],
-  ["adapter", (o) => o.adapter],
-  ["schema", (o) => o.schema],
-];
-
 /** Applies the defaults once; a bad path, algorithm or interval, or an unsupported option, is a `TypeError` at start-up. */
 export function resolveJwtOptions(options: JwtOptions = {}): ResolvedJwtOptions {
-  for (const [name, read] of UNSUPPORTED) {
-    if (read(options as Record<string, Record<string, unknown> | undefined>)) {
-      throw new TypeError(`jwt: the option ${name} is not supported by @latchkey/jwt yet.`);
+  const jwks = options.jwks ?? {};
+  const remoteSign = options.jwt?.sign;
+  // Reference rules: a remote signer needs the key set it publishes to, and the advertised
+  // set needs a declared algorithm (discovery documents list it).
+  if (remoteSign !== undefined && typeof remoteSign !== "function") throw new TypeError("jwt: jwt.sign must be a function.");
+  if (remoteSign && !jwks.remoteUrl) throw new TypeError("jwt: jwks.remoteUrl must be set when using jwt.sign.");
+  if (jwks.remoteUrl !== undefined) {
+    if (!isHttpURL(jwks.remoteUrl)) throw new TypeError("jwt: jwks.remoteUrl must be an http(s) URL.");
+    if (!jwks.keyPairConfig?.alg) {
+      throw new TypeError("jwt: jwks.keyPairConfig.alg must be specified when jwks.remoteUrl is used.");
     }
   }
-  const jwks = options.jwks ?? {};
+  if (options.sessionCookieCache && remoteSign) {
+    throw new TypeError("jwt: sessionCookieCache requires the plugin's own keys and does not support jwt.sign.");
+  }
   const jwksPath = jwks.jwksPath ?? "/jwks";
   // Same rule as the reference: a path outside the base path could shadow another route.
   if (typeof jwksPath !== "string" || !jwksPath.startsWith("/") || jwksPath.includes("..")) {
@@ -129,6 +191,10 @@ export function resolveJwtOptions(options: JwtOptions = {}): ResolvedJwtOptions 
   }
   if (jwks.keyPairConfig && !ALGORITHMS.includes(jwks.keyPairConfig.alg)) {
     throw new TypeError(`jwt: jwks.keyPairConfig.alg must be one of ${ALGORITHMS.join(", ")}.`);
+  }
+  const keyPairConfigs = jwks.keyPairConfigs ?? [];
+  if (!Array.isArray(keyPairConfigs) || keyPairConfigs.some((config) => !ALGORITHMS.includes(config?.alg))) {
+    throw new TypeError(`jwt: every jwks.keyPairConfigs entry's alg must be one of ${ALGORITHMS.join(", ")}.`);
   }
   for (const [name, value] of [
     ["rotationInterval", jwks.rotationInterval],
@@ -140,6 +206,12 @@ export function resolveJwtOptions(options: JwtOptions = {}): ResolvedJwtOptions 
   }
   return {
     keyPairConfig: jwks.keyPairConfig ?? DEFAULT_KEY_PAIR,
+    keyPairConfigs,
+    remoteUrl: jwks.remoteUrl,
+    remoteSign,
+    sessionCookieCache: options.sessionCookieCache === true,
+    adapter: options.adapter ?? {},
+    schema: options.schema,
     configuredKeyPair: jwks.keyPairConfig !== undefined,
     disablePrivateKeyEncryption: jwks.disablePrivateKeyEncryption ?? false,
     rotationInterval: jwks.rotationInterval || undefined,
@@ -149,4 +221,14 @@ export function resolveJwtOptions(options: JwtOptions = {}): ResolvedJwtOptions 
     expirationTime: options.jwt?.expirationTime ?? "15m",
     disableSettingJwtHeader: options.disableSettingJwtHeader ?? false,
   };
+}
+
+function isHttpURL(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
+  }
 }

@@ -28,3 +28,30 @@ export interface JwkRow {
   alg?: string | null;
   crv?: string | null;
 }
+
+/** A new key as the plugin hands it to storage: a `jwks` row without its id. */
+export type NewJwkRow = Omit<JwkRow, "id" | "expiresAt" | "alg" | "crv"> & {
+  expiresAt?: Date;
+  alg: string;
+  crv?: string;
+};
+
+/** The logical fields of the `jwks` table. */
+export type JwkField = keyof (typeof jwtSchema)["jwks"]["fields"];
+
+/** The reference's `schema` option: another table name, other column names. */
+export interface JwtSchemaOptions {
+  jwks?: { modelName?: string | undefined; fields?: Partial<Record<JwkField, string>> | undefined } | undefined;
+}
+
+/** The table with the `schema` option's renames applied (the reference's `mergeSchema`). */
+export function resolveJwtSchema(options: JwtSchemaOptions | undefined): SchemaDefinition {
+  const override = options?.jwks;
+  if (!override) return jwtSchema;
+  const fields: SchemaDefinition[string]["fields"] = {};
+  for (const [key, field] of Object.entries(jwtSchema.jwks.fields)) {
+    const column = override.fields?.[key as JwkField];
+    fields[key] = column ? { ...field, fieldName: column } : field;
+  }
+  return { jwks: { fields, ...(override.modelName ? { modelName: override.modelName } : {}) } };
+}

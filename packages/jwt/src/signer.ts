@@ -1,18 +1,12 @@
 import { serviceKey, type AuthContext } from "@latchkey/core";
-import { SignJWT, decodeProtectedHeader, jwtVerify, type JWK, type JWTPayload } from "jose";
-import { expirationClaim } from "./duration.js";
-import { importPrivateKey, importPublicKey, rowAlgorithm } from "./key-pair.js";
+import { decodeProtectedHeader, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey } from "jose";
+import { importPublicKey, rowAlgorithm } from "./key-pair.js";
 import type { KeyStore } from "./key-store.js";
 import type { ResolvedJwtOptions } from "./options.js";
+import { remoteKeySet } from "./remote-jwks.js";
+import { defaultAudience, defaultIssuer, signToken, type SignOptions } from "./sign-token.js";
 
-/** Per-call settings of {@link JwtSigner.sign}; each falls back to the plugin's options. */
-export interface SignOptions {
-  issuer?: string | undefined;
-  audience?: string | string[] | undefined;
-  expirationTime?: string | number | Date | undefined;
-  /** Extra protected-header members (`typ`); `alg` and `kid` are always the key's. */
-  header?: Record<string, unknown> | undefined;
-}
+export type { SignOptions } from "./sign-token.js";
 
 /** Per-call settings of {@link JwtSigner.verify}; each falls back to the plugin's options. */
 export interface VerifyOptions {
@@ -25,54 +19,50 @@ export type PublicJwk = JWK & { kid: string; alg: string };
 
 /** The signing service the jwt plugin publishes for other plugins (oauth-provider). */
 export interface JwtSigner {
-  /** Signs `payload` with the current key; `exp`, `iss`, `aud` default from the options. */
+  /**
+   * Signs `payload` with the current key (or the one `signingKeyId` / `signingAlgorithm`
+   * pins); `exp`, `iss`, `aud` default from the options. With `jwt.sign`, that function signs.
+   */
   sign(payload: JWTPayload, options?: SignOptions): Promise<string>;
-  /** The payload of a token signed by one of the stored keys, or null when it does not verify. */
+  /** The payload of a token signed by one of the keys, or null when it does not verify. */
   verify(token: string, options?: VerifyOptions): Promise<JWTPayload | null>;
-  /** The public keys `/jwks` serves. */
+  /** The public keys of the set: what `/jwks` serves, or the `jwks.remoteUrl` set. */
   jwks(): Promise<PublicJwk[]>;
+  /** Where the key set is published: `jwks.remoteUrl`, else `/jwks` (or `jwksPath`) under the base URL. */
+  jwksUri(): string;
 }
 
 /** The service key under which `jwt()` publishes its {@link JwtSigner}. */
 export const JWT_SIGNER = serviceKey<JwtSigner>("jwt.signer");
 
-/** The configured `baseURL` string; the reference uses it as is (no base path) and "" when dynamic. */
-const configuredBaseURL = (ctx: AuthContext): string =>
-  typeof ctx.options.baseURL === "string" ? ctx.options.baseURL : "";
+/** RFC 7518 §3.1 / RFC 8037 §3.1 public-key JWS algorithms. */
+const ASYMMETRIC_ALGORITHMS = ["EdDSA", "Ed25519", "ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"];
 
-/** Builds the signer over an instance's adapter and secret. */
+/** Builds the signer over an instance's keys (its adapter, the custom adapter, or the remote set). */
 export function createSigner(ctx: AuthContext, options: ResolvedJwtOptions, store: KeyStore): JwtSigner {
-  const issuer = (): string => options.claims.issuer ?? configuredBaseURL(ctx);
-  const audience = (): string | string[] => options.claims.audience ?? configuredBaseURL(ctx);
+  const remote = options.remoteUrl ? remoteKeySet(options.remoteUrl) : undefined;
+
+  /** The verification key for `token`'s header from the stored keys; throws when none matches. */
+  const storedKey: JWTVerifyGetKey = async (header) => {
+    const row = (await store.all(ctx)).find((candidate) => candidate.id === header.kid);
+    // RFC 7515 §4.1.1: the key's own algorithm is the only one accepted.
+    if (!row || rowAlgorithm(row, options) !== header.alg) throw new Error("no matching key");
+    return importPublicKey(row, options);
+  };
 
   return {
-    async sign(payload, signOptions = {}) {
-      const row = await store.signing(ctx);
-      const key = await importPrivateKey(row, options, ctx.secret);
-      const now = Math.floor(Date.now() / 1000);
-      const exp =
-        payload.exp ?? expirationClaim(signOptions.expirationTime ?? options.expirationTime, payload.iat ?? now);
-      // RFC 7515 §4.1.4: `kid` names the row, so a verifier picks the key from the set.
-      return new SignJWT(payload)
-        .setProtectedHeader({ ...signOptions.header, alg: rowAlgorithm(row, options), kid: row.id })
-        .setExpirationTime(exp)
-        .setIssuer(payload.iss ?? signOptions.issuer ?? issuer())
-        .setAudience(payload.aud ?? signOptions.audience ?? audience())
-        .sign(key);
-    },
+    sign: (payload, signOptions) => signToken(ctx, options, store, payload, signOptions),
 
     async verify(token, verifyOptions = {}) {
       try {
-        const { kid } = decodeProtectedHeader(token);
         // A token without `kid` is refused: the key must be named, never guessed (reference rule).
-        if (!kid) return null;
-        const row = (await store.all(ctx)).find((candidate) => candidate.id === kid);
-        if (!row) return null;
-        const { payload } = await jwtVerify(token, await importPublicKey(row, options), {
-          // RFC 7519 §4.1.1/§4.1.3: both are checked; the key's own alg is the only one allowed.
-          issuer: verifyOptions.issuer ?? issuer(),
-          audience: verifyOptions.audience ?? audience(),
-          algorithms: [rowAlgorithm(row, options)],
+        if (!decodeProtectedHeader(token).kid) return null;
+        const { payload } = await jwtVerify(token, remote ? remote.resolver() : storedKey, {
+          // Public-key signatures only: a symmetric key slipped into a remote set signs nothing.
+          algorithms: ASYMMETRIC_ALGORITHMS,
+          // RFC 7519 §4.1.1/§4.1.3: both are checked.
+          issuer: verifyOptions.issuer ?? defaultIssuer(ctx, options),
+          audience: verifyOptions.audience ?? defaultAudience(ctx, options),
         });
         if (!payload.sub || !payload.aud) return null;
         return payload;
@@ -84,6 +74,7 @@ export function createSigner(ctx: AuthContext, options: ResolvedJwtOptions, stor
     },
 
     async jwks() {
+      if (remote) return (await remote.keys()).keys as PublicJwk[];
       const rows = await store.served(ctx);
       const keyPair = options.keyPairConfig;
       // The reference falls back to the configured curve only when keyPairConfig was given.
@@ -95,5 +86,7 @@ export function createSigner(ctx: AuthContext, options: ResolvedJwtOptions, stor
         kid: row.id,
       })) as PublicJwk[];
     },
+
+    jwksUri: () => options.remoteUrl ?? `${ctx.baseURL}${options.jwksPath}`,
   };
 }

@@ -1,7 +1,8 @@
 import { client, testAuth, TEST_BASE_URL, type TestAuth } from "@latchkey/test-support";
-import type { Auth, LatchkeyOptions } from "@latchkey/core";
+import { endpoint, getService, type Auth, type LatchkeyOptions, type LatchkeyPlugin } from "@latchkey/core";
+import * as v from "valibot";
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
-import { jwt, type JwtOptions, type JwtPlugin } from "../src/index.ts";
+import { jwt, JWT_SIGNER, type JwtOptions, type JwtPlugin, type SignOptions } from "../src/index.ts";
 
 export type DatabaseKind = "sqlite" | "postgres" | "mysql";
 
@@ -40,3 +41,35 @@ export async function verifyWithServedKeys(
 /** `t.auth.api` typed with the jwt plugin's endpoints (testAuth's instance is typed for core only). */
 export const jwtApi = (t: TestAuth): Auth<LatchkeyOptions & { plugins: [JwtPlugin] }>["api"] =>
   t.auth.api as Auth<LatchkeyOptions & { plugins: [JwtPlugin] }>["api"];
+
+/**
+ * A stand-in for another plugin (oauth-provider): `POST /probe/sign` signs `payload` through
+ * the published `JWT_SIGNER` with `options`, answering `{ token }` or the error's message.
+ */
+export const signerProbe = () =>
+  ({
+    id: "jwt-probe",
+    requires: ["jwt"],
+    endpoints: {
+      probeSign: endpoint(
+        "/probe/sign",
+        { method: "POST", body: v.object({ payload: v.record(v.string(), v.unknown()), options: v.optional(v.record(v.string(), v.unknown())) }) },
+        async (ctx) => {
+          try {
+            return { token: await getService(ctx.context, JWT_SIGNER).sign(ctx.body.payload, ctx.body.options as SignOptions) };
+          } catch (error) {
+            return { error: (error as Error).message };
+          }
+        },
+      ),
+      probeVerify: endpoint("/probe/verify", { method: "POST", body: v.object({ token: v.string() }) }, async (ctx) => {
+        const signer = getService(ctx.context, JWT_SIGNER);
+        return { payload: await signer.verify(ctx.body.token), jwksUri: signer.jwksUri() };
+      }),
+    },
+  }) satisfies LatchkeyPlugin;
+
+/** A test instance with `jwt(pluginOptions)` and the {@link signerProbe}. */
+export function probedInstance(pluginOptions: JwtOptions = {}, db: DatabaseKind = "sqlite", options: Omit<Partial<LatchkeyOptions>, "database"> = {}) {
+  return testAuth({ emailAndPassword: { enabled: true }, ...options, plugins: [jwt(pluginOptions), signerProbe()] }, { db });
+}

@@ -62,15 +62,19 @@ describe("GET /jwks", () => {
     // @ts-expect-error an algorithm outside the list
     expect(() => jwt({ jwks: { keyPairConfig: { alg: "HS256" } } })).toThrow(TypeError);
     expect(() => jwt({ jwks: { rotationInterval: -1 } })).toThrow(TypeError);
-    // Reference options not implemented yet fail loudly instead of being ignored.
-    for (const unsupported of [
-      { jwt: { sign: () => "x" } },
-      { jwks: { remoteUrl: "https://keys.test/jwks", keyPairConfig: { alg: "ES256" } } },
-      { sessionCookieCache: true },
-      { adapter: { getJwks: () => [] } },
-    ]) {
-      expect(() => jwt(unsupported as Parameters<typeof jwt>[0])).toThrow(/not supported/);
-    }
+    // The reference's consistency rules for remote keys.
+    expect(() => jwt({ jwt: { sign: () => "x" } })).toThrow(/jwks\.remoteUrl must be set/);
+    expect(() => jwt({ jwks: { remoteUrl: "https://keys.test/jwks" } })).toThrow(/keyPairConfig\.alg must be specified/);
+    expect(() => jwt({ jwks: { remoteUrl: "file:///etc/keys", keyPairConfig: { alg: "ES256" } } })).toThrow(TypeError);
+    // @ts-expect-error an algorithm outside the list
+    expect(() => jwt({ jwks: { keyPairConfigs: [{ alg: "HS512" }] } })).toThrow(/keyPairConfigs/);
+    expect(() =>
+      jwt({
+        sessionCookieCache: true,
+        jwt: { sign: () => "x" },
+        jwks: { remoteUrl: "https://keys.test/jwks", keyPairConfig: { alg: "ES256" } },
+      }),
+    ).toThrow(/sessionCookieCache/);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { JWTPayload } from "jose";
 import type { Session, User } from "../db/models.js";
 import type { CookieCacheStrategy } from "./cookie-cache-options.js";
+import type { CookieCacheSigner } from "./cookie-cache-signer.js";
 import { base64UrlDecode, base64UrlEncode, utf8Decode, utf8Encode } from "../crypto/encoding.js";
 import { hmacBase64Url, verifyHmacBase64Url } from "../crypto/hmac.js";
 import { symmetricDecodeJWT, symmetricEncodeJWT } from "../crypto/jwe.js";
@@ -60,16 +61,19 @@ export async function encodeCompactCache(data: SessionData, expiresAt: number, s
 /**
  * Encodes the cache with `strategy`. `maxAge` is the cookie's Max-Age, undefined for a
  * browser-session cookie (rememberMe false), where the reference's fallbacks differ per
- * strategy: compact content lives 60 s, jwt and jwe tokens 300 s.
+ * strategy: compact content lives 60 s, jwt and jwe tokens 300 s. A `signer` (published by a
+ * plugin) signs the `jwt` strategy's token instead of HS256 under the secret.
  */
 export async function encodeCookieCache(
   strategy: CookieCacheStrategy,
   data: SessionData,
   maxAge: number | undefined,
   secret: string,
+  signer?: CookieCacheSigner,
 ): Promise<string> {
   // Spread into a literal: JWT claims are an open record, the interface is not.
   const claims: JWTPayload = { ...data };
+  if (strategy === "jwt" && signer) return signer.sign(data, maxAge || 300);
   // jose adds `iat` and `exp` (and, for jwe, `jti`) after the payload's own keys.
   if (strategy === "jwt") return signJWT(claims, secret, maxAge || 300);
   if (strategy === "jwe") return symmetricEncodeJWT(claims, secret, JWE_SALT, maxAge || 300);
@@ -80,16 +84,23 @@ export async function encodeCookieCache(
  * Verifies and parses a cache value written with `strategy` (by Latchkey or the reference).
  * Null when it is malformed, tampered with, signed under another secret, or its payload
  * does not have the shape of a session and user. Expiry is checked by the caller, except
- * that jose already refuses an expired jwt (no leeway) or jwe (15 s leeway).
+ * that jose already refuses an expired jwt (no leeway) or jwe (15 s leeway). With a `signer`
+ * the `jwt` strategy's token is verified by it alone (an HS256 token is then refused).
  */
 export async function decodeCookieCache(
   strategy: CookieCacheStrategy,
   value: string,
   secret: string,
   dates: CacheDateFields,
+  signer?: CookieCacheSigner,
 ): Promise<DecodedCookieCache | null> {
   if (strategy === "compact") return decodeCompact(value, secret, dates);
-  const claims = strategy === "jwt" ? await verifyJWT(value, secret) : await symmetricDecodeJWT(value, secret, JWE_SALT);
+  const claims =
+    strategy === "jwe"
+      ? await symmetricDecodeJWT(value, secret, JWE_SALT)
+      : signer
+        ? await signer.verify(value)
+        : await verifyJWT(value, secret);
   // Both writers always set `exp`; the reference falls back to "now" when it is missing,
   // which would make such a token valid forever. Refuse it instead.
   if (!claims || typeof claims.exp !== "number") return null;

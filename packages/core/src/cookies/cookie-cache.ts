@@ -5,6 +5,8 @@ import type { Session, User } from "../db/models.js";
 import type { CookieCacheConfig } from "./cookie-cache-options.js";
 import { constantTimeEqual } from "../crypto/constant-time.js";
 import { toOutput } from "../db/output.js";
+import { findService } from "../plugin-services.js";
+import { COOKIE_CACHE_SIGNER } from "./cookie-cache-signer.js";
 import { clearChunkedCookie, readChunkedCookie, requestChunkNames, writeChunkedCookie } from "./chunks.js";
 import { decodeCookieCache, encodeCookieCache, type CacheDateFields, type DecodedCookieCache } from "./cookie-cache-codec.js";
 
@@ -54,7 +56,8 @@ export async function setCookieCache(ctx: EndpointContext, data: SessionWithUser
   // `advanced.cookies.session_data.attributes.maxAge` wins over cookieCache.maxAge, and the
   // content's lifetime follows the cookie's, as in the reference.
   const attributes = { ...spec.attributes, maxAge: dontRememberMe ? undefined : spec.attributes.maxAge };
-  const value = await encodeCookieCache(config.strategy, sessionData, attributes.maxAge, secret);
+  const signer = findService(ctx.context, COOKIE_CACHE_SIGNER);
+  const value = await encodeCookieCache(config.strategy, sessionData, attributes.maxAge, secret, signer);
   writeChunkedCookie(ctx, spec.name, value, attributes);
 }
 
@@ -83,7 +86,8 @@ export async function readCookieCache(ctx: EndpointContext, token: string): Prom
   const config = sessionConfig.cookieCache;
   const raw = readChunkedCookie(ctx, authCookies.sessionData.name);
   if (!raw) return null;
-  const cache = await decodeCookieCache(config.strategy, raw, secret, dateFields(schema));
+  const signer = findService(ctx.context, COOKIE_CACHE_SIGNER);
+  const cache = await decodeCookieCache(config.strategy, raw, secret, dateFields(schema), signer);
   if (cache && (await isUsable(config, cache, token))) return { session: cache.payload.session, user: cache.payload.user };
   expireCookieCache(ctx);
   return null;
