@@ -7,9 +7,10 @@ import { signInSSO } from "./routes/sign-in.js";
 import { register } from "./routes/register.js";
 import { updateSSOProvider } from "./routes/update.js";
 import { resolveSSOSchema } from "./schema.js";
+import { domainVerificationEndpoints } from "./routes/domain-verification-endpoints.js";
 
 export { SSO_ERROR_CODES } from "./error-codes.js";
-export type { DefaultSSOProvider, ProvisionUserInput, SSOOptions } from "./options.js";
+export type { DefaultSSOProvider, DomainVerificationOptions, ProvisionUserInput, SSOOptions } from "./options.js";
 export type { OIDCMapping, SSOProviderRow, StoredOIDCConfig, TokenEndpointAuthentication } from "./schema.js";
 export type { SanitizedProvider } from "./sanitize.js";
 export type { DiscoveryErrorCode } from "./discovery.js";
@@ -18,10 +19,11 @@ const endpointsOf = (options: ResolvedSSOOptions) => ({
   registerSSOProvider: register(options),
   listSSOProviders,
   getSSOProvider,
-  updateSSOProvider,
+  updateSSOProvider: updateSSOProvider(options),
   deleteSSOProvider,
   signInSSO: signInSSO(options),
   callbackSSO: ssoCallback(options),
+  ...domainVerificationEndpoints(options),
 });
 
 /** The plugin object `sso()` returns. */

@@ -33,6 +33,18 @@ export interface ProvisionUserInput {
   provider: SSOProviderRow;
 }
 
+/** `domainVerification`: providers prove their domain with a DNS TXT record before anyone signs in through them. */
+export interface DomainVerificationOptions {
+  /** Adds the `domainVerified` column and the two verification routes; sign-in then refuses unverified providers. */
+  enabled?: boolean;
+  /** The record name's prefix: `_<tokenPrefix>-<providerId>.<domain>` (the underscore is added). @default "better-auth-token" */
+  tokenPrefix?: string;
+  /** Name servers (`"ip"` or `"ip:port"`) the TXT lookups ask instead of the system's (`node:dns` only). */
+  nameservers?: string[];
+  /** Answers TXT lookups instead of `node:dns` (edge runtimes, DNS over HTTPS): each record's strings. */
+  resolveTxt?: (hostname: string) => Awaitable<string[][]>;
+}
+
 /** Options of `sso()`, under the reference's names (SAML options are not served). */
 export interface SSOOptions {
   /** Most providers one user may register (a number or a function of the user); 0 disables registration. @default 10 */
@@ -48,6 +60,8 @@ export interface SSOOptions {
   disableImplicitSignUp?: boolean;
   /** @deprecated Trust the IdP's `email_verified` claim. @default false */
   trustEmailVerified?: boolean;
+  /** DNS TXT proof of a provider's domain (the reference's `domainVerification`, plus the resolver options). */
+  domainVerification?: DomainVerificationOptions;
   /** One callback for every OIDC provider (a path or a URL), served at `/sso/callback`. */
   redirectURI?: string;
   /** Read the account id from `mapping.id` instead of `sub` (providers registered before 1.0 kept it there). @default false */
@@ -57,7 +71,14 @@ export interface SSOOptions {
   /** Renames columns (the reference's `fields`). */
   fields?: Partial<
     Record<
-      "issuer" | "oidcConfig" | "samlConfig" | "userId" | "providerId" | "organizationId" | "domain",
+      | "issuer"
+      | "oidcConfig"
+      | "samlConfig"
+      | "userId"
+      | "providerId"
+      | "organizationId"
+      | "domain"
+      | "domainVerified",
       string
     >
   >;

@@ -11,6 +11,7 @@ import { providerFingerprint, type ProviderReference } from "../fingerprint.js";
 import { providerById } from "../lookup.js";
 import { ssoOAuthProvider } from "../oidc-provider.js";
 import type { ResolvedSSOOptions } from "../options.js";
+import { assertDomainVerified } from "../domain-verification/guard.js";
 
 /** The path (under the base URL) a provider's IdP returns to. */
 export const callbackPathOf = (providerId: string, _options: ResolvedSSOOptions): string =>
@@ -52,6 +53,7 @@ export const ssoCallback = (options: ResolvedSSOOptions) =>
         reference.authenticationConfigurationFingerprint !== (await providerFingerprint(found)))
     )
       throw fail("invalid_state", "SSO_PROVIDER_CHANGED");
+    assertDomainVerified(options, found);
     const path = callbackPathOf(providerId, options);
     const observer = { redirectRefused: false };
     const provider = ssoOAuthProvider(found, options, path, observer);

@@ -5,6 +5,7 @@ import { SSO_ERROR_CODES } from "../error-codes.js";
 import { sanitizeProvider } from "../sanitize.js";
 import { parseOIDCConfig, type SSOProviderRow, type StoredOIDCConfig } from "../schema.js";
 import { updateBody } from "./body-schemas.js";
+import type { ResolvedSSOOptions } from "../options.js";
 
 /** The `oidcConfig` keys that say which IdP and client accounts belong to. */
 const IDENTITY_KEYS = [
@@ -43,7 +44,8 @@ function changesIdentity(
  * another IdP or client (issuer, client id, endpoints) is refused with 409 while accounts
  * signed in through it exist: they would then belong to someone else's identities.
  */
-export const updateSSOProvider = endpoint(
+export const updateSSOProvider = (options: ResolvedSSOOptions) =>
+  endpoint(
   "/sso/update-provider",
   { method: "POST", body: updateBody, use: [sessionMiddleware], requireHeaders: true },
   async (ctx) => {
@@ -65,6 +67,8 @@ export const updateSSOProvider = endpoint(
       update: {
         ...(issuer ? { issuer } : {}),
         ...(domain ? { domain } : {}),
+        // A new domain has to be proven again (the reference resets the flag too).
+        ...(domain && domain !== row.domain && options.domainVerification?.enabled ? { domainVerified: false } : {}),
         ...(next && next !== current ? { oidcConfig: JSON.stringify(next) } : {}),
       },
     });
