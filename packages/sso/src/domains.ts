@@ -1,5 +1,6 @@
 /** A host name as a provider's domain list may name it: letters, digits, hyphens, dots. */
-const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const HOSTNAME =
+  /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /** The host of one entry (`acme.com`, or a URL-shaped `https://acme.com/x`), lower case; null when it has none. */
 function hostOf(entry: string): string | null {
@@ -33,7 +34,13 @@ export function parseProviderDomains(list: string): string[] | null {
 /** Whether the email's domain is one of the provider's domains or a subdomain of one. */
 export function emailInDomains(email: string, list: string): boolean {
   const at = email.lastIndexOf("@");
-  const domain = at === -1 ? "" : email.slice(at + 1).trim().toLowerCase();
+  const domain =
+    at === -1
+      ? ""
+      : email
+          .slice(at + 1)
+          .trim()
+          .toLowerCase();
   const domains = parseProviderDomains(list);
   if (!domain || !domains) return false;
   return domains.some((d) => domain === d || domain.endsWith(`.${d}`));

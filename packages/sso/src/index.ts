@@ -10,7 +10,12 @@ import { resolveSSOSchema } from "./schema.js";
 import { domainVerificationEndpoints } from "./routes/domain-verification-endpoints.js";
 
 export { SSO_ERROR_CODES } from "./error-codes.js";
-export type { DefaultSSOProvider, DomainVerificationOptions, ProvisionUserInput, SSOOptions } from "./options.js";
+export type {
+  DefaultSSOProvider,
+  DomainVerificationOptions,
+  ProvisionUserInput,
+  SSOOptions,
+} from "./options.js";
 export type { OIDCMapping, SSOProviderRow, StoredOIDCConfig, TokenEndpointAuthentication } from "./schema.js";
 export type { SanitizedProvider } from "./sanitize.js";
 export type { DiscoveryErrorCode } from "./discovery.js";

@@ -84,7 +84,9 @@ export function parseOIDCConfig(row: SSOProviderRow): StoredOIDCConfig | null {
 }
 
 /** The reference's `domainVerified` column, present only with `domainVerification.enabled`. */
-const domainVerifiedField = { domainVerified: { type: "boolean", required: false } } satisfies SchemaDefinition[string]["fields"];
+const domainVerifiedField = {
+  domainVerified: { type: "boolean", required: false },
+} satisfies SchemaDefinition[string]["fields"];
 
 /** The table with `domainVerified` (when verification is enabled) and the `modelName` and `fields` renames applied. */
 export function resolveSSOSchema(options: {

@@ -26,7 +26,9 @@ badInputBattery({
   name: "domain verification routes refuse bad input and write nothing (SQLite)",
   // A signed-in owner of provider "held", already verified: valid bodies reach the handler and get 409.
   instance: async () => {
-    const t = await ssoInstance("sqlite", idp, { domainVerification: { enabled: true, nameservers: [dns.address] } });
+    const t = await ssoInstance("sqlite", idp, {
+      domainVerification: { enabled: true, nameservers: [dns.address] },
+    });
     const browser = await signedIn(t, "battery");
     await browser.post("/sso/register", registration(idp, "held"));
     await t.auth.$context.adapter.update({

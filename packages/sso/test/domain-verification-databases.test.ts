@@ -16,7 +16,9 @@ afterAll(async () => {
 // MySQL kind = the MariaDB server of this machine.
 describe.each(DATABASE_KINDS)("domain verification on %s", (db) => {
   it("concurrent token requests agree on one live token; concurrent verifications all succeed or see it verified", async () => {
-    const t = await ssoInstance(db, idp, { domainVerification: { enabled: true, nameservers: [dns.address] } });
+    const t = await ssoInstance(db, idp, {
+      domainVerification: { enabled: true, nameservers: [dns.address] },
+    });
     try {
       const owner = await signedIn(t, `dv-${db}`);
       const domain = `${db}.race.example`;
@@ -25,7 +27,9 @@ describe.each(DATABASE_KINDS)("domain verification on %s", (db) => {
         [1, 2, 3, 4].map(() => owner.post("/sso/request-domain-verification", { providerId: "race" })),
       );
       expect(requests.map((r) => r.status)).toEqual([201, 201, 201, 201]);
-      const tokens = new Set(requests.map((r) => (r.json as { domainVerificationToken: string }).domainVerificationToken));
+      const tokens = new Set(
+        requests.map((r) => (r.json as { domainVerificationToken: string }).domainVerificationToken),
+      );
       // Nothing new was issued: the registration's token is live.
       expect(tokens.size).toBe(1);
       expect(await t.auth.$context.adapter.count({ model: "verification" })).toBe(1);

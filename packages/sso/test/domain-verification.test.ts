@@ -62,7 +62,10 @@ describe("domain verification over real DNS (UDP on 127.0.0.1)", () => {
     });
     expect(dns.queries.at(-1)).toEqual({ name: "_better-auth-token-acme.acme.example", type: 16 });
     // A record with another token does not prove anything.
-    dns.txt.set("_better-auth-token-acme.acme.example", ["v=spf1 -all", "_better-auth-token-acme=wrongtoken"]);
+    dns.txt.set("_better-auth-token-acme.acme.example", [
+      "v=spf1 -all",
+      "_better-auth-token-acme=wrongtoken",
+    ]);
     expect((await owner.post("/sso/verify-domain", { providerId: "acme" })).status).toBe(502);
 
     // Asking again answers the live token (201), not a new one.
@@ -70,11 +73,16 @@ describe("domain verification over real DNS (UDP on 127.0.0.1)", () => {
     expect(again.status).toBe(201);
     expect(again.json).toEqual({ domainVerificationToken });
 
-    dns.txt.set("_better-auth-token-acme.acme.example", ["v=spf1 -all", `_better-auth-token-acme=${domainVerificationToken}`]);
+    dns.txt.set("_better-auth-token-acme.acme.example", [
+      "v=spf1 -all",
+      `_better-auth-token-acme=${domainVerificationToken}`,
+    ]);
     const verified = await owner.post("/sso/verify-domain", { providerId: "acme" });
     expect(verified.status).toBe(204);
     expect(verified.text).toBe("");
-    expect((await owner.get("/sso/get-provider?providerId=acme")).json).toMatchObject({ domainVerified: true });
+    expect((await owner.get("/sso/get-provider?providerId=acme")).json).toMatchObject({
+      domainVerified: true,
+    });
     const stored = await t.auth.$context.adapter.findOne<Record<string, unknown>>({
       model: "ssoProvider",
       where: [{ field: "providerId", value: "acme" }],
@@ -84,7 +92,10 @@ describe("domain verification over real DNS (UDP on 127.0.0.1)", () => {
     for (const path of ["/sso/verify-domain", "/sso/request-domain-verification"]) {
       const answer = await owner.post(path, { providerId: "acme" });
       expect(answer.status).toBe(409);
-      expect(answer.json).toMatchObject({ code: "DOMAIN_VERIFIED", message: "Domain has already been verified" });
+      expect(answer.json).toMatchObject({
+        code: "DOMAIN_VERIFIED",
+        message: "Domain has already been verified",
+      });
     }
 
     idp.login("vera-sub");
@@ -111,7 +122,10 @@ describe("domain verification over real DNS (UDP on 127.0.0.1)", () => {
 
   it("404 without a live token, 404/403 for unknown or foreign providers, and a changed domain must be proven again", async () => {
     const owner = await signedIn(t, "dv-late");
-    const registered = await owner.post("/sso/register", { ...registration(idp, "late"), domain: "late.example" });
+    const registered = await owner.post("/sso/register", {
+      ...registration(idp, "late"),
+      domain: "late.example",
+    });
     const token = (registered.json as { domainVerificationToken: string }).domainVerificationToken;
     await t.auth.$context.adapter.deleteMany({
       model: "verification",
@@ -141,7 +155,10 @@ describe("domain verification over real DNS (UDP on 127.0.0.1)", () => {
   it("refuses a provider id whose record label would exceed 63 characters (400 IDENTIFIER_TOO_LONG)", async () => {
     const owner = await signedIn(t, "dv-long");
     const providerId = "p".repeat(50);
-    expect((await owner.post("/sso/register", { ...registration(idp, providerId), domain: "long.example" })).status).toBe(200);
+    expect(
+      (await owner.post("/sso/register", { ...registration(idp, providerId), domain: "long.example" }))
+        .status,
+    ).toBe(200);
     const answer = await owner.post("/sso/verify-domain", { providerId });
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ code: "IDENTIFIER_TOO_LONG" });
@@ -164,7 +181,10 @@ describe("domain verification options", () => {
     let token = "";
     try {
       const owner = await signedIn(edge, "edge");
-      const registered = await owner.post("/sso/register", { ...registration(idp, "edited"), domain: "edited.example" });
+      const registered = await owner.post("/sso/register", {
+        ...registration(idp, "edited"),
+        domain: "edited.example",
+      });
       token = (registered.json as { domainVerificationToken: string }).domainVerificationToken;
       expect((await owner.post("/sso/verify-domain", { providerId: "edited" })).status).toBe(204);
       expect(asked).toEqual(["_acme-proof-edited.edited.example"]);
@@ -181,7 +201,9 @@ describe("domain verification options", () => {
       expect(registered.json).not.toHaveProperty("domainVerificationToken");
       expect((await owner.post("/sso/verify-domain", { providerId: "acme" })).status).toBe(404);
       const anonymous = client(plain.auth);
-      expect((await anonymous.post("/sign-in/sso", { callbackURL: "/", providerId: "acme" })).status).toBe(200);
+      expect((await anonymous.post("/sign-in/sso", { callbackURL: "/", providerId: "acme" })).status).toBe(
+        200,
+      );
     } finally {
       await plain.close();
     }

@@ -67,7 +67,8 @@ function answer(query: Buffer, txt: Map<string, string[]>, seen: TestDNSServer["
   const echoed = query.subarray(12, question.end);
   const records = txt.get(question.name);
   if (!records) return Buffer.concat([header(RCODE_NXDOMAIN, 0, 1), echoed]);
-  if (question.type !== TYPE_TXT) return Buffer.concat([header(question.type === 255 ? RCODE_NOTIMP : 0, 0, 1), echoed]);
+  if (question.type !== TYPE_TXT)
+    return Buffer.concat([header(question.type === 255 ? RCODE_NOTIMP : 0, 0, 1), echoed]);
   const answers = records.map((value) => {
     const data = txtData(value);
     const rr = Buffer.alloc(12);

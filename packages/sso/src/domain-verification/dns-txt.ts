@@ -1,3 +1,4 @@
+import type * as NodeDNS from "node:dns/promises";
 import type { DomainVerificationOptions } from "../options.js";
 
 /** Thrown when no resolver can run here (no `node:dns` and no `resolveTxt` option). */
@@ -19,7 +20,7 @@ const LOOKUP_TIMEOUT_MS = 5000;
  */
 export async function lookupTxt(options: DomainVerificationOptions, hostname: string): Promise<string[]> {
   if (options.resolveTxt) return (await options.resolveTxt(hostname)).map((parts) => parts.join(""));
-  let dns: typeof import("node:dns/promises");
+  let dns: typeof NodeDNS;
   try {
     dns = await import("node:dns/promises");
   } catch (error) {

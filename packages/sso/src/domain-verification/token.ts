@@ -19,7 +19,9 @@ export async function activeToken(
   options: ResolvedSSOOptions,
   providerId: string,
 ): Promise<Verification | null> {
-  const row = await ctx.context.internalAdapter.findVerificationValue(verificationIdentifier(options, providerId));
+  const row = await ctx.context.internalAdapter.findVerificationValue(
+    verificationIdentifier(options, providerId),
+  );
   return row && new Date(row.expiresAt).getTime() > Date.now() ? row : null;
 }
 

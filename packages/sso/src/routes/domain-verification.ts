@@ -1,4 +1,10 @@
-import { APIError, constantTimeEqual, endpoint, sessionMiddleware, type EndpointContext } from "@latchkey/core";
+import {
+  APIError,
+  constantTimeEqual,
+  endpoint,
+  sessionMiddleware,
+  type EndpointContext,
+} from "@latchkey/core";
 import * as v from "valibot";
 import { accessibleProvider } from "../access.js";
 import { lookupTxt, ResolverUnavailableError } from "../domain-verification/dns-txt.js";
@@ -76,7 +82,8 @@ export const verifyDomain = (options: ResolvedSSOOptions) =>
     async (ctx) => {
       const provider = await unverifiedProvider(ctx, ctx.context.session.user.id);
       const identifier = verificationIdentifier(options, provider.providerId);
-      if (identifier.length > DNS_LABEL_MAX_LENGTH) throw SSO_ERROR_CODES.fail("IDENTIFIER_TOO_LONG", "BAD_REQUEST");
+      if (identifier.length > DNS_LABEL_MAX_LENGTH)
+        throw SSO_ERROR_CODES.fail("IDENTIFIER_TOO_LONG", "BAD_REQUEST");
       const active = await activeToken(ctx, options, provider.providerId);
       if (!active) throw SSO_ERROR_CODES.fail("NO_PENDING_VERIFICATION", "NOT_FOUND");
       const domains = parseProviderDomains(provider.domain);
