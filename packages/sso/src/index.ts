@@ -13,6 +13,8 @@ export { SSO_ERROR_CODES } from "./error-codes.js";
 export type {
   DefaultSSOProvider,
   DomainVerificationOptions,
+  OrganizationProvisioningOptions,
+  ProvisionedProvider,
   ProvisionUserInput,
   SSOOptions,
 } from "./options.js";

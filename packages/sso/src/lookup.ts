@@ -29,6 +29,7 @@ const fromRow = (row: SSOProviderRow): FoundProvider | null => {
     domain: row.domain,
     domainVerified: row.domainVerified,
     organizationId: row.organizationId,
+    row,
   };
 };
 

@@ -1,5 +1,5 @@
 import type { Awaitable, OAuth2Tokens, User } from "@latchkey/core";
-import type { OIDCMapping, SSOProviderRow, TokenEndpointAuthentication } from "./schema.js";
+import type { OIDCMapping, StoredOIDCConfig, TokenEndpointAuthentication } from "./schema.js";
 
 /** A provider configured in code (`defaultSSO`), looked up before the database. */
 export interface DefaultSSOProvider {
@@ -25,12 +25,38 @@ export interface DefaultSSOProvider {
   privateKey?: string;
 }
 
-/** What `provisionUser` is called with after an SSO sign-in. */
+/** The provider as `provisionUser` and `getRole` see it: the row with `oidcConfig` parsed (`userId` "default" for `defaultSSO`). */
+export interface ProvisionedProvider {
+  id?: string | undefined;
+  providerId: string;
+  issuer: string;
+  domain: string;
+  domainVerified?: boolean | null | undefined;
+  userId: string;
+  organizationId?: string | null | undefined;
+  oidcConfig: StoredOIDCConfig;
+  samlConfig?: string | null | undefined;
+  [field: string]: unknown;
+}
+
+/** What `provisionUser` (and `organizationProvisioning.getRole`) is called with after an SSO sign-in. */
 export interface ProvisionUserInput {
+  /** The user as stored. */
   user: User & Record<string, unknown>;
+  /** The mapped profile: `id` (the subject), `email`, `emailVerified`, `name`, `image`, extra fields. */
   userInfo: Record<string, unknown>;
   token?: OAuth2Tokens | undefined;
-  provider: SSOProviderRow;
+  provider: ProvisionedProvider;
+}
+
+/** `organizationProvisioning`: membership in a provider's organization on SSO sign-in (organization plugin installed). */
+export interface OrganizationProvisioningOptions {
+  /** Signing in adds no membership. */
+  disabled?: boolean;
+  /** The role a new member gets. @default "member" */
+  defaultRole?: "member" | "admin";
+  /** Chooses the role per sign-in (wins over `defaultRole`). */
+  getRole?: (data: ProvisionUserInput) => Promise<"member" | "admin">;
 }
 
 /** `domainVerification`: providers prove their domain with a DNS TXT record before anyone signs in through them. */
@@ -54,6 +80,8 @@ export interface SSOOptions {
   /** Called after an SSO sign-in creates a user (or on every sign-in with `provisionUserOnEveryLogin`). */
   provisionUser?: (input: ProvisionUserInput) => Awaitable<void>;
   provisionUserOnEveryLogin?: boolean;
+  /** A user signing in through a provider with an `organizationId` becomes a member of it. */
+  organizationProvisioning?: OrganizationProvisioningOptions;
   /** Default of a provider's `overrideUserInfo`. @default false */
   defaultOverrideUserInfo?: boolean;
   /** No user is created by an SSO sign-in unless the request says `requestSignUp: true`. */

@@ -12,6 +12,8 @@ import { providerById } from "../lookup.js";
 import { ssoOAuthProvider } from "../oidc-provider.js";
 import type { ResolvedSSOOptions } from "../options.js";
 import { assertDomainVerified } from "../domain-verification/guard.js";
+import { emailInDomains } from "../domains.js";
+import { afterSSOSignIn } from "../provisioning.js";
 
 /** The path (under the base URL) a provider's IdP returns to. */
 export const callbackPathOf = (providerId: string, _options: ResolvedSSOOptions): string =>
@@ -64,6 +66,10 @@ export const ssoCallback = (options: ResolvedSSOOptions) =>
         iss: params.iss,
         redirectURI: `${ctx.context.baseURL}${path}`,
         fail,
+        // A verified domain covering the email vouches for it: implicit linking as for a trusted provider.
+        isTrustedProvider: ({ user }) =>
+          found.domainVerified === true && emailInDomains(String(user.email ?? ""), found.domain),
+        afterSignIn: (signedIn, identified) => afterSSOSignIn(ctx, options, found, signedIn, identified),
       });
     } catch (error) {
       // The token or UserInfo endpoint answered with a redirect, which is never followed.
