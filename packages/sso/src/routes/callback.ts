@@ -14,6 +14,7 @@ import type { ResolvedSSOOptions } from "../options.js";
 import { assertDomainVerified } from "../domain-verification/guard.js";
 import { emailInDomains } from "../domains.js";
 import { afterSSOSignIn } from "../provisioning.js";
+import { restartIdpInitiated } from "./idp-initiated.js";
 
 /** The path (under the base URL) a provider's IdP returns to. */
 export const callbackPathOf = (providerId: string, _options: ResolvedSSOOptions): string =>
@@ -38,6 +39,13 @@ export const ssoCallback = (options: ResolvedSSOOptions) =>
     const parsed = v.safeParse(query, ctx.query);
     if (!parsed.success) throw callbackErrorRedirect(ctx, defaultErrorURL(ctx), E.INVALID_CALLBACK_REQUEST);
     const params = parsed.output;
+    if (params.state === undefined && params.code)
+      await restartIdpInitiated(
+        ctx,
+        options,
+        ctx.params.providerId ?? "",
+        callbackPathOf(ctx.params.providerId ?? "", options),
+      );
     if (!params.state) throw callbackErrorRedirect(ctx, defaultErrorURL(ctx), E.STATE_NOT_FOUND);
     const state = await parseState(ctx, params.state);
     const errorURL = state.errorURL ?? state.callbackURL ?? defaultErrorURL(ctx);
