@@ -25,6 +25,7 @@ export const SSO_ERROR_CODES = defineErrorCodes({
   INVALID_DOMAIN: "Invalid domain",
   DOMAIN_VERIFICATION_FAILED: "Unable to verify domain ownership",
   DOMAIN_NOT_VERIFIED: "Provider domain has not been verified",
+  SSO_PROVIDER_MUTATION_REJECTED: "SSO provider mutation is not allowed",
   // OIDC discovery (the reference's lower-case codes; the answers carry a specific message).
   discovery_invalid_url: "The discovery URL is not valid",
   discovery_not_found: "The discovery document was not found",

@@ -20,6 +20,11 @@ export type {
 } from "./options.js";
 export type { OIDCMapping, SSOProviderRow, StoredOIDCConfig, TokenEndpointAuthentication } from "./schema.js";
 export type { SanitizedProvider } from "./sanitize.js";
+export type {
+  SSOProviderMutationGuardContext,
+  SSOProviderMutationGuardInput,
+  SSOProviderReference,
+} from "./mutation-guard.js";
 export type { DiscoveryErrorCode } from "./discovery.js";
 
 const endpointsOf = (options: ResolvedSSOOptions) => ({
@@ -27,7 +32,7 @@ const endpointsOf = (options: ResolvedSSOOptions) => ({
   listSSOProviders,
   getSSOProvider,
   updateSSOProvider: updateSSOProvider(options),
-  deleteSSOProvider,
+  deleteSSOProvider: deleteSSOProvider(options),
   signInSSO: signInSSO(options),
   callbackSSO: ssoCallback(options),
   ...domainVerificationEndpoints(options),

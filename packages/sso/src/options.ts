@@ -1,4 +1,5 @@
 import type { Awaitable, OAuth2Tokens, User } from "@latchkey/core";
+import type { SSOProviderMutationGuardContext, SSOProviderMutationGuardInput } from "./mutation-guard.js";
 import type { OIDCMapping, StoredOIDCConfig, TokenEndpointAuthentication } from "./schema.js";
 
 /** A provider configured in code (`defaultSSO`), looked up before the database. */
@@ -80,6 +81,14 @@ export interface SSOOptions {
   /** Called after an SSO sign-in creates a user (or on every sign-in with `provisionUserOnEveryLogin`). */
   provisionUser?: (input: ProvisionUserInput) => Awaitable<void>;
   provisionUserOnEveryLogin?: boolean;
+  /**
+   * Asked before a stored provider is updated or deleted, inside the transaction that locked its
+   * row (the reference's argument shapes); throw to refuse (409 `SSO_PROVIDER_MUTATION_REJECTED`).
+   */
+  guardProviderMutation?: (
+    input: SSOProviderMutationGuardInput,
+    context: SSOProviderMutationGuardContext,
+  ) => Awaitable<void>;
   /** A user signing in through a provider with an `organizationId` becomes a member of it. */
   organizationProvisioning?: OrganizationProvisioningOptions;
   /** Default of a provider's `overrideUserInfo`. @default false */

@@ -6,6 +6,7 @@ import { sanitizeProvider } from "../sanitize.js";
 import { parseOIDCConfig, type SSOProviderRow, type StoredOIDCConfig } from "../schema.js";
 import { updateBody } from "./body-schemas.js";
 import type { ResolvedSSOOptions } from "../options.js";
+import { guardedMutation } from "../mutation-guard.js";
 
 /** The `oidcConfig` keys that say which IdP and client accounts belong to. */
 const IDENTITY_KEYS = [
@@ -54,25 +55,29 @@ export const updateSSOProvider = (options: ResolvedSSOOptions) =>
       const row = await accessibleProvider(ctx, providerId, ctx.context.session.user.id);
       const current = parseOIDCConfig(row);
       const next = mergedConfig(current, ctx.body);
-      if (changesIdentity(row, current, next)) {
-        const linked = await ctx.context.adapter.count({
-          model: "account",
-          where: [{ field: "providerId", value: providerId }],
+      const boundary = changesIdentity(row, current, next);
+      const mutation = { action: "update", isAuthenticationBoundaryChange: boundary } as const;
+      const updated = await guardedMutation(ctx, options, row, mutation, async (db) => {
+        if (boundary) {
+          const linked = await db.count({
+            model: "account",
+            where: [{ field: "providerId", value: providerId }],
+          });
+          if (linked > 0) throw SSO_ERROR_CODES.fail("IDENTITY_FIELDS_LOCKED", "CONFLICT");
+        }
+        return db.update<SSOProviderRow>({
+          model: "ssoProvider",
+          where: [{ field: "id", value: row.id }],
+          update: {
+            ...(issuer ? { issuer } : {}),
+            ...(domain ? { domain } : {}),
+            // A new domain has to be proven again (the reference resets the flag too).
+            ...(domain && domain !== row.domain && options.domainVerification?.enabled
+              ? { domainVerified: false }
+              : {}),
+            ...(next && next !== current ? { oidcConfig: JSON.stringify(next) } : {}),
+          },
         });
-        if (linked > 0) throw SSO_ERROR_CODES.fail("IDENTITY_FIELDS_LOCKED", "CONFLICT");
-      }
-      const updated = await ctx.context.adapter.update<SSOProviderRow>({
-        model: "ssoProvider",
-        where: [{ field: "id", value: row.id }],
-        update: {
-          ...(issuer ? { issuer } : {}),
-          ...(domain ? { domain } : {}),
-          // A new domain has to be proven again (the reference resets the flag too).
-          ...(domain && domain !== row.domain && options.domainVerification?.enabled
-            ? { domainVerified: false }
-            : {}),
-          ...(next && next !== current ? { oidcConfig: JSON.stringify(next) } : {}),
-        },
       });
       if (!updated) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND", "NOT_FOUND");
       return sanitizeProvider(updated, ctx.context.baseURL);
