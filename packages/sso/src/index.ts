@@ -7,6 +7,7 @@ import { signInSSO } from "./routes/sign-in.js";
 import { register } from "./routes/register.js";
 import { updateSSOProvider } from "./routes/update.js";
 import { resolveSSOSchema } from "./schema.js";
+import { verifiedDomainOrganizationHook } from "./domain-organization-hook.js";
 import { domainVerificationEndpoints } from "./routes/domain-verification-endpoints.js";
 
 export { SSO_ERROR_CODES } from "./error-codes.js";
@@ -59,6 +60,7 @@ export function sso(options?: SSOOptions): SSOPlugin {
     schema: resolveSSOSchema(resolved),
     endpoints: endpointsOf(resolved),
     errorCodes: SSO_ERROR_CODES,
+    hooks: { after: [verifiedDomainOrganizationHook(resolved)] },
     options: resolved,
   };
 }

@@ -36,19 +36,17 @@ async function invitationPending(
 }
 
 /**
- * `organizationProvisioning`: a user signing in through a provider bound to an organization
- * becomes a member with `getRole`'s role, else `defaultRole`, else `member` (as the
- * reference). Nothing happens without the organization plugin, when disabled, for an
- * existing member, or while an invitation of the user's email is pending.
+ * Makes the user a member of the organization with `getRole`'s role, else `defaultRole`, else
+ * `member` (as the reference); nothing for an existing member or while an invitation of the
+ * user's email is pending (the invitation then decides the role).
  */
-async function assignOrganization(
+export async function addMembership(
   ctx: EndpointContext,
   options: ResolvedSSOOptions,
+  organizationId: string,
   input: ProvisionUserInput,
 ): Promise<void> {
   const settings = options.organizationProvisioning;
-  const organizationId = input.provider.organizationId;
-  if (settings?.disabled || !organizationId || !hasOrganizationPlugin(ctx)) return;
   if (await membership(ctx, organizationId, input.user.id)) return;
   if (await invitationPending(ctx, organizationId, input.user.email)) return;
   const role = settings?.getRole ? await settings.getRole(input) : (settings?.defaultRole ?? "member");
@@ -57,6 +55,20 @@ async function assignOrganization(
     { organizationId, userId: input.user.id, role, createdAt: new Date() },
     ctx,
   );
+}
+
+/**
+ * `organizationProvisioning` on an SSO sign-in: a provider bound to an organization makes
+ * the user a member. Nothing without the organization plugin or when disabled.
+ */
+async function assignOrganization(
+  ctx: EndpointContext,
+  options: ResolvedSSOOptions,
+  input: ProvisionUserInput,
+): Promise<void> {
+  const organizationId = input.provider.organizationId;
+  if (options.organizationProvisioning?.disabled || !organizationId || !hasOrganizationPlugin(ctx)) return;
+  await addMembership(ctx, options, organizationId, input);
 }
 
 /** The mapped profile the callbacks receive as `userInfo` (the reference's keys). */
