@@ -39,7 +39,7 @@ function trustingPlugin(
     id: "trusting",
     endpoints: {
       trustingCallback: endpoint("/trusting-callback/:id", { method: "GET" }, async (ctx) => {
-        const query = ctx.query as { code: string; state: string; iss?: string };
+        const query = ctx.query as unknown as { code: string; state: string; iss?: string };
         const state = await parseState(ctx, query.state);
         const fail = (code: string, description?: string) =>
           callbackErrorRedirect(ctx, state.errorURL ?? defaultErrorURL(ctx), code, description);
