@@ -1,5 +1,7 @@
 import { getServers, setServers } from "node:dns";
 import { sso as referenceSSO } from "@better-auth/sso";
+import { ssoClient } from "@better-auth/sso/client";
+import { createAuthClient } from "better-auth/client";
 import { organization as referenceOrganization } from "better-auth/plugins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organization } from "@latchkey/organization";
@@ -13,8 +15,10 @@ import {
   type TestDNSServer,
   type TestIdP,
 } from "@latchkey/test-support";
+import { jarFetch } from "./support/client-fetch.ts";
 import { signUp } from "./support/flows.ts";
-import { createPair, jsonPost, type Handler, type Pair } from "./support/instances.ts";
+import { listen } from "./support/server.ts";
+import { BASE_PATH, createPair, jsonPost, type Handler, type Pair } from "./support/instances.ts";
 
 /**
  * `@latchkey/sso` domain verification and organization provisioning beside the reference's
@@ -186,5 +190,64 @@ describe("sso organization provisioning across the two", () => {
     await browser.follow(((await started.json()) as { url: string }).url);
     const listed = (await (await browser.send(`${AUTH}/organization/list`)).json()) as { id: string }[];
     expect(listed.map((o) => o.id)).toEqual([organizationId]);
+  });
+});
+
+describe("sso domain verification through the reference's ssoClient() over real HTTP", () => {
+  it("sso.requestDomainVerification and sso.verifyDomain answer alike on both sides", async () => {
+    async function run(side: "reference" | "latchkey") {
+      const server = await listen();
+      const pair = await createPair({
+        baseURL: server.origin,
+        reference: { plugins: [referenceSSO({ domainVerification: { enabled: true } })] },
+        latchkey: { plugins: [sso({ domainVerification: { enabled: true, nameservers: [dns.address] } })] },
+      });
+      server.use(pair[side]);
+      try {
+        const browser = jarFetch();
+        const client = createAuthClient({
+          baseURL: `${server.origin}${BASE_PATH}`,
+          fetchOptions: { customFetchImpl: browser.fetch },
+          plugins: [ssoClient()],
+        });
+        // The proxy derives the methods from the paths; the types only know them when the server's options are inferred.
+        const sso_ = client.sso as unknown as Record<
+          string,
+          (body: unknown) => Promise<{ data: unknown; error: { status: number } | null }>
+        >;
+        await client.signUp.email({ email: `c-${side}@example.com`, password: PASSWORD, name: "C" });
+        const id = `client-${side}`;
+        const domain = `${id}.example.com`;
+        await client.sso.register({
+          providerId: id,
+          issuer: "https://idp.example.com",
+          domain,
+          oidcConfig: {
+            clientId: "client-id-1234",
+            clientSecret: "the-client-secret",
+            skipDiscovery: true,
+            authorizationEndpoint: "https://idp.example.com/authorize",
+            tokenEndpoint: "https://idp.example.com/token",
+            jwksEndpoint: "https://idp.example.com/jwks",
+          },
+        });
+        const requested = await sso_.requestDomainVerification!({ providerId: id });
+        const token = (requested.data as { domainVerificationToken: string }).domainVerificationToken;
+        const missing = await sso_.verifyDomain!({ providerId: id });
+        dns.txt.set(`_better-auth-token-${id}.${domain}`, [token]);
+        const verified = await sso_.verifyDomain!({ providerId: id });
+        return {
+          token: typeof token === "string" && token.length === 24,
+          missing: missing.error?.status,
+          verified: { data: verified.data ?? null, error: verified.error },
+        };
+      } finally {
+        pair.close();
+        await server.close();
+      }
+    }
+    const reference = await run("reference");
+    expect(reference).toEqual({ token: true, missing: 502, verified: { data: null, error: null } });
+    expect(await run("latchkey")).toEqual(reference);
   });
 });
