@@ -64,6 +64,12 @@ export interface SSOClientMethods {
     ): Promise<ClientResult<SanitizedProvider>>;
     /** `POST /sso/delete-provider`. */
     deleteProvider(body: { providerId: string }): Promise<ClientResult<{ success: boolean }>>;
+    /** `POST /sso/request-domain-verification` (with `domainVerification.enabled`): the token for the DNS TXT record. */
+    requestDomainVerification(body: {
+      providerId: string;
+    }): Promise<ClientResult<{ domainVerificationToken: string }>>;
+    /** `POST /sso/verify-domain`: checks the TXT record and marks the domain verified (204, no data). */
+    verifyDomain(body: { providerId: string }): Promise<ClientResult<null>>;
   };
 }
 
@@ -86,6 +92,8 @@ export const ssoClient = (): ClientPlugin<SSOClientMethods> & { id: "sso" } => (
       getProvider: (query) => call("/sso/get-provider", { method: "GET", query }),
       updateProvider: (body) => call("/sso/update-provider", { method: "POST", body }),
       deleteProvider: (body) => call("/sso/delete-provider", { method: "POST", body }),
+      requestDomainVerification: (body) => call("/sso/request-domain-verification", { method: "POST", body }),
+      verifyDomain: (body) => call("/sso/verify-domain", { method: "POST", body }),
     },
   }),
 });

@@ -18,6 +18,14 @@ export const SSO_ERROR_CODES = defineErrorCodes({
   PROVIDER_NOT_FOUND_FOR_ISSUER: "No provider found for the issuer",
   RESERVED_AUTHORIZATION_PARAMS: "additionalParams may not set reserved OAuth parameters",
   INVALID_OIDC_CONFIG: "Incomplete OIDC configuration",
+  // Domain verification (`domainVerification.enabled`).
+  DOMAIN_VERIFIED: "Domain has already been verified",
+  NO_PENDING_VERIFICATION: "No pending domain verification exists",
+  IDENTIFIER_TOO_LONG: "Verification identifier exceeds the DNS label limit of 63 characters",
+  INVALID_DOMAIN: "Invalid domain",
+  DOMAIN_VERIFICATION_FAILED: "Unable to verify domain ownership",
+  DOMAIN_NOT_VERIFIED: "Provider domain has not been verified",
+  SSO_PROVIDER_MUTATION_REJECTED: "SSO provider mutation is not allowed",
   // OIDC discovery (the reference's lower-case codes; the answers carry a specific message).
   discovery_invalid_url: "The discovery URL is not valid",
   discovery_not_found: "The discovery document was not found",

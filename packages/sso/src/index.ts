@@ -7,21 +7,36 @@ import { signInSSO } from "./routes/sign-in.js";
 import { register } from "./routes/register.js";
 import { updateSSOProvider } from "./routes/update.js";
 import { resolveSSOSchema } from "./schema.js";
+import { verifiedDomainOrganizationHook } from "./domain-organization-hook.js";
+import { domainVerificationEndpoints } from "./routes/domain-verification-endpoints.js";
 
 export { SSO_ERROR_CODES } from "./error-codes.js";
-export type { DefaultSSOProvider, ProvisionUserInput, SSOOptions } from "./options.js";
+export type {
+  DefaultSSOProvider,
+  DomainVerificationOptions,
+  OrganizationProvisioningOptions,
+  ProvisionedProvider,
+  ProvisionUserInput,
+  SSOOptions,
+} from "./options.js";
 export type { OIDCMapping, SSOProviderRow, StoredOIDCConfig, TokenEndpointAuthentication } from "./schema.js";
 export type { SanitizedProvider } from "./sanitize.js";
+export type {
+  SSOProviderMutationGuardContext,
+  SSOProviderMutationGuardInput,
+  SSOProviderReference,
+} from "./mutation-guard.js";
 export type { DiscoveryErrorCode } from "./discovery.js";
 
 const endpointsOf = (options: ResolvedSSOOptions) => ({
   registerSSOProvider: register(options),
   listSSOProviders,
   getSSOProvider,
-  updateSSOProvider,
-  deleteSSOProvider,
+  updateSSOProvider: updateSSOProvider(options),
+  deleteSSOProvider: deleteSSOProvider(options),
   signInSSO: signInSSO(options),
   callbackSSO: ssoCallback(options),
+  ...domainVerificationEndpoints(options),
 });
 
 /** The plugin object `sso()` returns. */
@@ -45,6 +60,7 @@ export function sso(options?: SSOOptions): SSOPlugin {
     schema: resolveSSOSchema(resolved),
     endpoints: endpointsOf(resolved),
     errorCodes: SSO_ERROR_CODES,
+    hooks: { after: [verifiedDomainOrganizationHook(resolved)] },
     options: resolved,
   };
 }

@@ -29,6 +29,7 @@ const fromRow = (row: SSOProviderRow): FoundProvider | null => {
     domain: row.domain,
     domainVerified: row.domainVerified,
     organizationId: row.organizationId,
+    row,
   };
 };
 
@@ -45,6 +46,8 @@ export async function providerById(
       issuer: configured.oidcConfig.issuer,
       config: configured.oidcConfig as StoredOIDCConfig,
       domain: configured.domain,
+      // Configured in code: the operator vouches for the domain (the reference's rule).
+      domainVerified: options.domainVerification?.enabled ? true : undefined,
     };
   const row = await ctx.context.adapter.findOne<SSOProviderRow>({
     model: "ssoProvider",

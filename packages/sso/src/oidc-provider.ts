@@ -9,7 +9,8 @@ import {
   type OAuthProvider,
 } from "@latchkey/core";
 import type { ResolvedSSOOptions } from "./options.js";
-import type { OIDCMapping, StoredOIDCConfig } from "./schema.js";
+import type { OIDCMapping, SSOProviderRow, StoredOIDCConfig } from "./schema.js";
+import { emailInDomains } from "./domains.js";
 
 /** Scopes asked for when neither the request nor the provider names any (the reference's). */
 export const DEFAULT_SCOPES = ["openid", "email", "profile", "offline_access"];
@@ -22,6 +23,8 @@ export interface FoundProvider {
   domain: string;
   domainVerified?: boolean | null | undefined;
   organizationId?: string | null | undefined;
+  /** The stored row (absent for `defaultSSO` providers). */
+  row?: SSOProviderRow | undefined;
 }
 
 /** Set when a request to the IdP met a redirect it refused, so the callback can answer `oidc_endpoint_redirect`. */
@@ -48,6 +51,25 @@ function claimNames(mapping: OIDCMapping | undefined) {
     name: mapping?.name ?? "name",
     image: mapping?.image ?? "picture",
   };
+}
+
+/**
+ * Whether the IdP's `email_verified` claim (`true` or `"true"`) is believed: with the
+ * deprecated `trustEmailVerified` (the reference's only rule), or (Latchkey, divergence row
+ * 128) when the provider's domain is verified and covers the email, since the domain's owner
+ * then answers for its addresses.
+ */
+function emailVerified(
+  options: ResolvedSSOOptions,
+  found: FoundProvider,
+  email: string,
+  claim: unknown,
+): boolean {
+  if (claim !== true && claim !== "true") return false;
+  return (
+    options.trustEmailVerified === true ||
+    (found.domainVerified === true && emailInDomains(email, found.domain))
+  );
 }
 
 /** The UserInfo response (OIDC Core §5.3), through core's bounded fetch (no redirects). */
@@ -165,8 +187,7 @@ export function ssoOAuthProvider(
           email: email.toLowerCase(),
           name: typeof name === "string" ? name : "",
           image: typeof image === "string" ? image : undefined,
-          // The reference: the IdP's claim counts only with the deprecated `trustEmailVerified`.
-          emailVerified: options.trustEmailVerified === true && profile[claims.emailVerified] === true,
+          emailVerified: emailVerified(options, found, email, profile[claims.emailVerified]),
         },
         data: profile,
       };

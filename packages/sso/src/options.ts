@@ -1,5 +1,6 @@
 import type { Awaitable, OAuth2Tokens, User } from "@latchkey/core";
-import type { OIDCMapping, SSOProviderRow, TokenEndpointAuthentication } from "./schema.js";
+import type { SSOProviderMutationGuardContext, SSOProviderMutationGuardInput } from "./mutation-guard.js";
+import type { OIDCMapping, StoredOIDCConfig, TokenEndpointAuthentication } from "./schema.js";
 
 /** A provider configured in code (`defaultSSO`), looked up before the database. */
 export interface DefaultSSOProvider {
@@ -25,12 +26,50 @@ export interface DefaultSSOProvider {
   privateKey?: string;
 }
 
-/** What `provisionUser` is called with after an SSO sign-in. */
+/** The provider as `provisionUser` and `getRole` see it: the row with `oidcConfig` parsed (`userId` "default" for `defaultSSO`). */
+export interface ProvisionedProvider {
+  id?: string | undefined;
+  providerId: string;
+  issuer: string;
+  domain: string;
+  domainVerified?: boolean | null | undefined;
+  userId: string;
+  organizationId?: string | null | undefined;
+  oidcConfig: StoredOIDCConfig;
+  samlConfig?: string | null | undefined;
+  [field: string]: unknown;
+}
+
+/** What `provisionUser` (and `organizationProvisioning.getRole`) is called with after an SSO sign-in. */
 export interface ProvisionUserInput {
+  /** The user as stored. */
   user: User & Record<string, unknown>;
+  /** The mapped profile: `id` (the subject), `email`, `emailVerified`, `name`, `image`, extra fields. */
   userInfo: Record<string, unknown>;
   token?: OAuth2Tokens | undefined;
-  provider: SSOProviderRow;
+  provider: ProvisionedProvider;
+}
+
+/** `organizationProvisioning`: membership in a provider's organization on SSO sign-in (organization plugin installed). */
+export interface OrganizationProvisioningOptions {
+  /** Signing in adds no membership. */
+  disabled?: boolean;
+  /** The role a new member gets. @default "member" */
+  defaultRole?: "member" | "admin";
+  /** Chooses the role per sign-in (wins over `defaultRole`). */
+  getRole?: (data: ProvisionUserInput) => Promise<"member" | "admin">;
+}
+
+/** `domainVerification`: providers prove their domain with a DNS TXT record before anyone signs in through them. */
+export interface DomainVerificationOptions {
+  /** Adds the `domainVerified` column and the two verification routes; sign-in then refuses unverified providers. */
+  enabled?: boolean;
+  /** The record name's prefix: `_<tokenPrefix>-<providerId>.<domain>` (the underscore is added). @default "better-auth-token" */
+  tokenPrefix?: string;
+  /** Name servers (`"ip"` or `"ip:port"`) the TXT lookups ask instead of the system's (`node:dns` only). */
+  nameservers?: string[];
+  /** Answers TXT lookups instead of `node:dns` (edge runtimes, DNS over HTTPS): each record's strings. */
+  resolveTxt?: (hostname: string) => Awaitable<string[][]>;
 }
 
 /** Options of `sso()`, under the reference's names (SAML options are not served). */
@@ -42,12 +81,24 @@ export interface SSOOptions {
   /** Called after an SSO sign-in creates a user (or on every sign-in with `provisionUserOnEveryLogin`). */
   provisionUser?: (input: ProvisionUserInput) => Awaitable<void>;
   provisionUserOnEveryLogin?: boolean;
+  /**
+   * Asked before a stored provider is updated or deleted, inside the transaction that locked its
+   * row (the reference's argument shapes); throw to refuse (409 `SSO_PROVIDER_MUTATION_REJECTED`).
+   */
+  guardProviderMutation?: (
+    input: SSOProviderMutationGuardInput,
+    context: SSOProviderMutationGuardContext,
+  ) => Awaitable<void>;
+  /** A user signing in through a provider with an `organizationId` becomes a member of it. */
+  organizationProvisioning?: OrganizationProvisioningOptions;
   /** Default of a provider's `overrideUserInfo`. @default false */
   defaultOverrideUserInfo?: boolean;
   /** No user is created by an SSO sign-in unless the request says `requestSignUp: true`. */
   disableImplicitSignUp?: boolean;
   /** @deprecated Trust the IdP's `email_verified` claim. @default false */
   trustEmailVerified?: boolean;
+  /** DNS TXT proof of a provider's domain (the reference's `domainVerification`, plus the resolver options). */
+  domainVerification?: DomainVerificationOptions;
   /** One callback for every OIDC provider (a path or a URL), served at `/sso/callback`. */
   redirectURI?: string;
   /** Read the account id from `mapping.id` instead of `sub` (providers registered before 1.0 kept it there). @default false */
@@ -57,7 +108,14 @@ export interface SSOOptions {
   /** Renames columns (the reference's `fields`). */
   fields?: Partial<
     Record<
-      "issuer" | "oidcConfig" | "samlConfig" | "userId" | "providerId" | "organizationId" | "domain",
+      | "issuer"
+      | "oidcConfig"
+      | "samlConfig"
+      | "userId"
+      | "providerId"
+      | "organizationId"
+      | "domain"
+      | "domainVerified",
       string
     >
   >;

@@ -83,14 +83,22 @@ export function parseOIDCConfig(row: SSOProviderRow): StoredOIDCConfig | null {
   }
 }
 
-/** The table with the `modelName` and `fields` options' renames applied. */
+/** The reference's `domainVerified` column, present only with `domainVerification.enabled`. */
+const domainVerifiedField = {
+  domainVerified: { type: "boolean", required: false },
+} satisfies SchemaDefinition[string]["fields"];
+
+/** The table with `domainVerified` (when verification is enabled) and the `modelName` and `fields` renames applied. */
 export function resolveSSOSchema(options: {
   modelName?: string | undefined;
   fields?: Partial<Record<string, string>> | undefined;
+  domainVerification?: { enabled?: boolean | undefined } | undefined;
 }): SchemaDefinition {
-  if (!options.modelName && !options.fields) return ssoSchema;
+  const verified = options.domainVerification?.enabled === true;
+  if (!options.modelName && !options.fields && !verified) return ssoSchema;
+  const all = { ...ssoSchema.ssoProvider.fields, ...(verified ? domainVerifiedField : {}) };
   const fields: SchemaDefinition[string]["fields"] = {};
-  for (const [key, field] of Object.entries(ssoSchema.ssoProvider.fields)) {
+  for (const [key, field] of Object.entries(all)) {
     const column = options.fields?.[key];
     fields[key] = column ? { ...field, fieldName: column } : field;
   }

@@ -8,6 +8,7 @@ export { browserFetch, CookieJar } from "./cookie-jar.js";
 export { CLIENT_ID, CLIENT_SECRET, startIdP, type IdPAccount, type TestIdP } from "./oidc-idp.js";
 export { FAULT_MESSAGE, faultyAdapter, type AdapterFault, type FaultSwitch } from "./faulty-adapter.js";
 export { freePort, stopChild, waitForOk } from "./child-process.js";
+export { startDNSServer, type TestDNSServer } from "./dns-server.js";
 export {
   DATABASE_KINDS,
   freshMysql,

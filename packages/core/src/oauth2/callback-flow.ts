@@ -1,7 +1,13 @@
 import type { EndpointContext } from "../api/context.js";
 import type { APIError } from "../errors/api-error.js";
 import { OAUTH_CALLBACK_ERROR_CODES as E } from "./callback-errors.js";
-import { authorizationResponseError, exchangeAndIdentify, finishOAuthSignIn } from "./callback-steps.js";
+import {
+  authorizationResponseError,
+  exchangeAndIdentify,
+  finishOAuthSignIn,
+  type IdentifiedAccount,
+  type OAuthSignedIn,
+} from "./callback-steps.js";
 import { linkOAuthAccount } from "./link-account.js";
 import type { OAuthStateData } from "./state.js";
 import type { OAuthProvider } from "./types.js";
@@ -19,6 +25,16 @@ export interface CallbackInput {
   redirectURI: string;
   /** Builds the error redirect to the flow's error URL. */
   fail: (code: string, description?: string) => APIError;
+  /**
+   * Whether the provider vouches for the signed-in email (implicit linking then needs no
+   * `email_verified`; SSO passes "a verified domain covers it"). Default: no.
+   */
+  isTrustedProvider?: ((identified: IdentifiedAccount) => boolean) | undefined;
+  /**
+   * Runs once the user is signed in, before the session cookie is set and the redirect sent
+   * (SSO: `provisionUser`, organization membership). A throw fails the callback.
+   */
+  afterSignIn?: ((signedIn: OAuthSignedIn, identified: IdentifiedAccount) => Promise<void>) | undefined;
 }
 
 /**
@@ -70,8 +86,10 @@ export async function completeCallback(
       overrideUserInfo: provider.options?.overrideUserInfoOnSignIn,
       requireEmailVerification: provider.options?.requireEmailVerification,
       source: { method: "oauth", oauth: { providerId: provider.id, profile } },
+      isTrustedProvider: input.isTrustedProvider?.(identified),
     },
     fail,
     { callbackURL: state.callbackURL, newUserURL: state.newUserURL },
+    input.afterSignIn && ((signedIn) => input.afterSignIn!(signedIn, identified)),
   );
 }

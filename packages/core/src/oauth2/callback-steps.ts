@@ -1,4 +1,5 @@
 import type { EndpointContext } from "../api/context.js";
+import type { SessionWithUser } from "../db/internal-adapter.js";
 import { APIError } from "../errors/api-error.js";
 import { setSessionCookie } from "../session/session-cookie.js";
 import { resolveAccountKey } from "./account-key.js";
@@ -114,6 +115,12 @@ export async function exchangeAndIdentify(
   };
 }
 
+/** A completed OAuth sign-in, as a callback's `afterSignIn` sees it (before the session cookie is set). */
+export interface OAuthSignedIn extends SessionWithUser {
+  /** The sign-in created the user. */
+  isRegister: boolean;
+}
+
 /**
  * The end of every OAuth sign-in that arrives by redirect: signs the user in, sets the session
  * cookie and redirects to the callback URL (the new-user URL for a sign-up). A refusal becomes
@@ -125,6 +132,7 @@ export async function finishOAuthSignIn(
   input: OAuthSignInInput,
   fail: (code: string, description?: string) => APIError,
   urls: { callbackURL: string; newUserURL?: string | undefined },
+  afterSignIn?: (signedIn: OAuthSignedIn) => Promise<void>,
 ): Promise<never> {
   let result;
   try {
@@ -136,6 +144,7 @@ export async function finishOAuthSignIn(
     throw error;
   }
   if (result.error !== null) throw fail(result.error);
+  if (afterSignIn) await afterSignIn({ ...result.data, isRegister: result.isRegister });
   await setSessionCookie(ctx, result.data);
   throw ctx.redirect(result.isRegister ? urls.newUserURL || urls.callbackURL : urls.callbackURL);
 }

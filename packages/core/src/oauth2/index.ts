@@ -73,7 +73,9 @@ export {
   exchangeAndIdentify,
   finishOAuthSignIn,
   type IdentifiedAccount,
+  type OAuthSignedIn,
 } from "./callback-steps.js";
+export type { CallbackInput } from "./callback-flow.js";
 export { signInOAuthUser, type OAuthSignInInput, type OAuthSignInResult } from "./sign-in-user.js";
 export type { OAuthAccountInput, OAuthUserInput } from "./user-fields.js";
 // The flow the social routes run with a provider; provider builders attach it as `flow`.

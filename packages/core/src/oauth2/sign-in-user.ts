@@ -31,6 +31,12 @@ export interface OAuthSignInInput {
   /** The provider's `requireEmailVerification`. */
   requireEmailVerification?: boolean | undefined;
   source: UserProvisioningSource;
+  /**
+   * The provider vouches for this email although it is not in `trustedProviders` (SSO: a
+   * verified domain covering it): implicit linking proceeds without the provider's
+   * `email_verified`, as for a trusted provider.
+   */
+  isTrustedProvider?: boolean | undefined;
 }
 
 /** A session, or the callback error code explaining why there is none. */
@@ -99,7 +105,9 @@ export async function signInOAuthUser(
 
   if (user && !linked) {
     const linking = auth.options.account?.accountLinking;
-    const trusted = (await trustedProviders(auth, ctx.request)).includes(key.providerId);
+    const trusted =
+      input.isTrustedProvider === true ||
+      (await trustedProviders(auth, ctx.request)).includes(key.providerId);
     if (
       (!trusted && !userInfo.emailVerified) ||
       ((linking?.requireLocalEmailVerified ?? true) && !user.emailVerified) ||

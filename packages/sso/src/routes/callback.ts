@@ -11,6 +11,10 @@ import { providerFingerprint, type ProviderReference } from "../fingerprint.js";
 import { providerById } from "../lookup.js";
 import { ssoOAuthProvider } from "../oidc-provider.js";
 import type { ResolvedSSOOptions } from "../options.js";
+import { assertDomainVerified } from "../domain-verification/guard.js";
+import { emailInDomains } from "../domains.js";
+import { afterSSOSignIn } from "../provisioning.js";
+import { restartIdpInitiated } from "./idp-initiated.js";
 
 /** The path (under the base URL) a provider's IdP returns to. */
 export const callbackPathOf = (providerId: string, _options: ResolvedSSOOptions): string =>
@@ -35,6 +39,13 @@ export const ssoCallback = (options: ResolvedSSOOptions) =>
     const parsed = v.safeParse(query, ctx.query);
     if (!parsed.success) throw callbackErrorRedirect(ctx, defaultErrorURL(ctx), E.INVALID_CALLBACK_REQUEST);
     const params = parsed.output;
+    if (params.state === undefined && params.code)
+      await restartIdpInitiated(
+        ctx,
+        options,
+        ctx.params.providerId ?? "",
+        callbackPathOf(ctx.params.providerId ?? "", options),
+      );
     if (!params.state) throw callbackErrorRedirect(ctx, defaultErrorURL(ctx), E.STATE_NOT_FOUND);
     const state = await parseState(ctx, params.state);
     const errorURL = state.errorURL ?? state.callbackURL ?? defaultErrorURL(ctx);
@@ -52,6 +63,7 @@ export const ssoCallback = (options: ResolvedSSOOptions) =>
         reference.authenticationConfigurationFingerprint !== (await providerFingerprint(found)))
     )
       throw fail("invalid_state", "SSO_PROVIDER_CHANGED");
+    assertDomainVerified(options, found);
     const path = callbackPathOf(providerId, options);
     const observer = { redirectRefused: false };
     const provider = ssoOAuthProvider(found, options, path, observer);
@@ -62,6 +74,10 @@ export const ssoCallback = (options: ResolvedSSOOptions) =>
         iss: params.iss,
         redirectURI: `${ctx.context.baseURL}${path}`,
         fail,
+        // A verified domain covering the email vouches for it: implicit linking as for a trusted provider.
+        isTrustedProvider: ({ user }) =>
+          found.domainVerified === true && emailInDomains(String(user.email ?? ""), found.domain),
+        afterSignIn: (signedIn, identified) => afterSSOSignIn(ctx, options, found, signedIn, identified),
       });
     } catch (error) {
       // The token or UserInfo endpoint answered with a redirect, which is never followed.

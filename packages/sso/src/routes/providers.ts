@@ -1,5 +1,7 @@
 import { endpoint, sessionMiddleware, type EndpointContext, type WithSession } from "@latchkey/core";
 import { accessibleProvider, hasOrganizationPlugin, isOwnerOrAdmin } from "../access.js";
+import { guardedMutation } from "../mutation-guard.js";
+import type { ResolvedSSOOptions } from "../options.js";
 import { sanitizeProvider } from "../sanitize.js";
 import type { SSOProviderRow } from "../schema.js";
 import { providerIdSchema } from "./body-schemas.js";
@@ -54,19 +56,22 @@ export const getSSOProvider = endpoint(
  * `POST /sso/delete-provider` `{ providerId }` (session required): deletes the provider and
  * every account row signed in through it; `{ success: true }`.
  */
-export const deleteSSOProvider = endpoint(
-  "/sso/delete-provider",
-  { method: "POST", body: providerIdSchema, use: [sessionMiddleware], requireHeaders: true },
-  async (ctx) => {
-    const provider = await accessibleProvider(ctx, ctx.body.providerId, ctx.context.session.user.id);
-    await ctx.context.adapter.deleteMany({
-      model: "account",
-      where: [{ field: "providerId", value: provider.providerId }],
-    });
-    await ctx.context.adapter.deleteMany({
-      model: "ssoProvider",
-      where: [{ field: "id", value: provider.id }],
-    });
-    return { success: true };
-  },
-);
+export const deleteSSOProvider = (options: ResolvedSSOOptions) =>
+  endpoint(
+    "/sso/delete-provider",
+    { method: "POST", body: providerIdSchema, use: [sessionMiddleware], requireHeaders: true },
+    async (ctx) => {
+      const provider = await accessibleProvider(ctx, ctx.body.providerId, ctx.context.session.user.id);
+      await guardedMutation(ctx, options, provider, { action: "delete" }, async (db) => {
+        await db.deleteMany({
+          model: "account",
+          where: [{ field: "providerId", value: provider.providerId }],
+        });
+        await db.deleteMany({
+          model: "ssoProvider",
+          where: [{ field: "id", value: provider.id }],
+        });
+      });
+      return { success: true };
+    },
+  );

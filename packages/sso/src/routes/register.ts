@@ -7,6 +7,7 @@ import { providerRedirectURI } from "../redirect-uri.js";
 import { sanitizeProvider } from "../sanitize.js";
 import type { SSOProviderRow, StoredOIDCConfig } from "../schema.js";
 import { registerBody } from "./body-schemas.js";
+import { issueToken } from "../domain-verification/token.js";
 import type * as v from "valibot";
 
 type RegisterInput = v.InferOutput<typeof registerBody>;
@@ -109,6 +110,7 @@ export const register = (options: ResolvedSSOOptions) =>
         throw SSO_ERROR_CODES.fail("PROVIDER_EXISTS", "UNPROCESSABLE_ENTITY");
       if (ctx.body.samlConfig) throw SSO_ERROR_CODES.fail("SAML_NOT_SUPPORTED", "BAD_REQUEST");
       const config = await storedConfig(ctx, options);
+      const verifying = options.domainVerification?.enabled === true;
       let created: SSOProviderRow | null;
       try {
         created = await ctx.context.internalAdapter.create<SSOProviderRow>(
@@ -121,6 +123,7 @@ export const register = (options: ResolvedSSOOptions) =>
             userId: ctx.context.session.user.id,
             oidcConfig: JSON.stringify(config),
             samlConfig: null,
+            ...(verifying ? { domainVerified: false } : {}),
           },
           ctx,
         );
@@ -135,6 +138,10 @@ export const register = (options: ResolvedSSOOptions) =>
       return {
         ...sanitizeProvider(created, ctx.context.baseURL),
         redirectURI: providerRedirectURI(ctx.context.baseURL, providerId, options.redirectURI),
+        // The reference's answer with verification on: the token for the DNS record, issued now.
+        ...(verifying
+          ? { domainVerified: false, domainVerificationToken: await issueToken(ctx, options, providerId) }
+          : {}),
       };
     },
   );

@@ -7,6 +7,7 @@ import { findProvider } from "../lookup.js";
 import { ssoOAuthProvider } from "../oidc-provider.js";
 import type { ResolvedSSOOptions } from "../options.js";
 import { callbackPathOf } from "./callback.js";
+import { assertDomainVerified } from "../domain-verification/guard.js";
 
 const body = v.object({
   callbackURL: v.string(),
@@ -37,6 +38,7 @@ export const signInSSO = (options: ResolvedSSOOptions) =>
       throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND_FOR_ISSUER", "NOT_FOUND");
     const found = await findProvider(ctx, options, ctx.body);
     if (!found) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND_FOR_ISSUER", "NOT_FOUND");
+    assertDomainVerified(options, found);
     // Stored without endpoints (`skipDiscovery`): runtime discovery is not served yet, so refuse rather than fail later.
     if (!found.config.authorizationEndpoint || !found.config.tokenEndpoint)
       throw discoveryError("discovery_incomplete", "The provider has no authorization or token endpoint");

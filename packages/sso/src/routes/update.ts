@@ -5,6 +5,8 @@ import { SSO_ERROR_CODES } from "../error-codes.js";
 import { sanitizeProvider } from "../sanitize.js";
 import { parseOIDCConfig, type SSOProviderRow, type StoredOIDCConfig } from "../schema.js";
 import { updateBody } from "./body-schemas.js";
+import type { ResolvedSSOOptions } from "../options.js";
+import { guardedMutation } from "../mutation-guard.js";
 
 /** The `oidcConfig` keys that say which IdP and client accounts belong to. */
 const IDENTITY_KEYS = [
@@ -43,32 +45,41 @@ function changesIdentity(
  * another IdP or client (issuer, client id, endpoints) is refused with 409 while accounts
  * signed in through it exist: they would then belong to someone else's identities.
  */
-export const updateSSOProvider = endpoint(
-  "/sso/update-provider",
-  { method: "POST", body: updateBody, use: [sessionMiddleware], requireHeaders: true },
-  async (ctx) => {
-    const { providerId, issuer, domain, oidcConfig } = ctx.body;
-    if (!issuer && !domain && !oidcConfig) throw SSO_ERROR_CODES.fail("NO_UPDATE_FIELDS", "BAD_REQUEST");
-    const row = await accessibleProvider(ctx, providerId, ctx.context.session.user.id);
-    const current = parseOIDCConfig(row);
-    const next = mergedConfig(current, ctx.body);
-    if (changesIdentity(row, current, next)) {
-      const linked = await ctx.context.adapter.count({
-        model: "account",
-        where: [{ field: "providerId", value: providerId }],
+export const updateSSOProvider = (options: ResolvedSSOOptions) =>
+  endpoint(
+    "/sso/update-provider",
+    { method: "POST", body: updateBody, use: [sessionMiddleware], requireHeaders: true },
+    async (ctx) => {
+      const { providerId, issuer, domain, oidcConfig } = ctx.body;
+      if (!issuer && !domain && !oidcConfig) throw SSO_ERROR_CODES.fail("NO_UPDATE_FIELDS", "BAD_REQUEST");
+      const row = await accessibleProvider(ctx, providerId, ctx.context.session.user.id);
+      const current = parseOIDCConfig(row);
+      const next = mergedConfig(current, ctx.body);
+      const boundary = changesIdentity(row, current, next);
+      const mutation = { action: "update", isAuthenticationBoundaryChange: boundary } as const;
+      const updated = await guardedMutation(ctx, options, row, mutation, async (db) => {
+        if (boundary) {
+          const linked = await db.count({
+            model: "account",
+            where: [{ field: "providerId", value: providerId }],
+          });
+          if (linked > 0) throw SSO_ERROR_CODES.fail("IDENTITY_FIELDS_LOCKED", "CONFLICT");
+        }
+        return db.update<SSOProviderRow>({
+          model: "ssoProvider",
+          where: [{ field: "id", value: row.id }],
+          update: {
+            ...(issuer ? { issuer } : {}),
+            ...(domain ? { domain } : {}),
+            // A new domain has to be proven again (the reference resets the flag too).
+            ...(domain && domain !== row.domain && options.domainVerification?.enabled
+              ? { domainVerified: false }
+              : {}),
+            ...(next && next !== current ? { oidcConfig: JSON.stringify(next) } : {}),
+          },
+        });
       });
-      if (linked > 0) throw SSO_ERROR_CODES.fail("IDENTITY_FIELDS_LOCKED", "CONFLICT");
-    }
-    const updated = await ctx.context.adapter.update<SSOProviderRow>({
-      model: "ssoProvider",
-      where: [{ field: "id", value: row.id }],
-      update: {
-        ...(issuer ? { issuer } : {}),
-        ...(domain ? { domain } : {}),
-        ...(next && next !== current ? { oidcConfig: JSON.stringify(next) } : {}),
-      },
-    });
-    if (!updated) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND", "NOT_FOUND");
-    return sanitizeProvider(updated, ctx.context.baseURL);
-  },
-);
+      if (!updated) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND", "NOT_FOUND");
+      return sanitizeProvider(updated, ctx.context.baseURL);
+    },
+  );
