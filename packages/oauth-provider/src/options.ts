@@ -121,6 +121,14 @@ export interface OAuthOptions {
   allowPublicClientPrelogin?: boolean;
   /** What discovery advertises instead of the computed lists. */
   advertisedMetadata?: { scopes_supported?: string[]; claims_supported?: string[] };
+  /** Longest lifetime (seconds) a `private_key_jwt` client assertion may have (`exp`, and `iat` age). @default 300 */
+  assertionMaxLifetime?: number;
+  /**
+   * Hosts (`host` or `host:port`) of private or loopback addresses the provider may fetch from
+   * for clients (their `jwks_uri`), over http too; every other private host is refused (SSRF).
+   * For development and tests, e.g. `["127.0.0.1"]`. @default []
+   */
+  privateHostAllowList?: string[];
   /** Per-route rate limits (window seconds, max requests). */
   rateLimit?: Partial<Record<"token" | "authorize" | "introspect" | "revoke" | "register" | "userinfo", OAuthRateLimitRule>>;
 }
@@ -158,7 +166,7 @@ const UNSUPPORTED = [
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
   "dpop", "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
   "formatRefreshToken", "scopeExpirations", "selectAccount", "signup", "postLogin",
-"clientRegistrationClientSecretExpiration", "assertionMaxLifetime",
+"clientRegistrationClientSecretExpiration",
 ] as const;
 
 /** Refuses reference options that are not served yet (README, "Not yet"). */
@@ -213,6 +221,7 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     idTokenExpiresIn: positive("idTokenExpiresIn", options.idTokenExpiresIn, 36000),
     refreshTokenExpiresIn: positive("refreshTokenExpiresIn", options.refreshTokenExpiresIn, 2592000),
     refreshTokenReuseInterval: positive("refreshTokenReuseInterval", options.refreshTokenReuseInterval, 0),
+    assertionMaxLifetime: positive("assertionMaxLifetime", options.assertionMaxLifetime, 300),
     storeClientSecret: options.storeClientSecret ?? "hashed",
     storeTokens: options.storeTokens ?? "hashed",
   };

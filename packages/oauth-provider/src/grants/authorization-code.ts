@@ -42,7 +42,7 @@ export async function authorizationCodeGrant(
 ): Promise<Record<string, unknown>> {
   if (!presented) throw oauthError("BAD_REQUEST", "invalid_request", "client_id is required");
   if (!body.code) throw oauthError("BAD_REQUEST", "invalid_request", "code is required");
-  if (!presented.secret && !body.code_verifier) {
+  if (presented.method === "none" && !body.code_verifier) {
     throw oauthError("BAD_REQUEST", "invalid_request", "Either code_verifier or client_secret is required");
   }
   const codeId = await storedToken(options, body.code, "authorization_code");

@@ -25,7 +25,7 @@ export function tokenEndpoint(options: ResolvedOAuthOptions) {
           const named = /^[\w:./-]{1,100}$/.test(body.grant_type) ? ` ${body.grant_type}` : "";
           throw noStoreError("BAD_REQUEST", "unsupported_grant_type", `unsupported grant_type${named}`);
         }
-        const presented = presentedClient(ctx.headers, body);
+        const presented = presentedClient(ctx.headers, body, `${ctx.context.baseURL}/oauth2/token`);
         const answer = await GRANTS[grant](ctx.context, options, body, presented);
         for (const [name, value] of Object.entries(NO_STORE)) ctx.setHeader(name, value);
         return answer;
