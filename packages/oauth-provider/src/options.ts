@@ -129,6 +129,12 @@ export interface OAuthOptions {
    * For development and tests, e.g. `["127.0.0.1"]`. @default []
    */
   privateHostAllowList?: string[];
+  /**
+   * RFC 9449 DPoP: how old a proof's `iat` may be, and the algorithms accepted (and advertised
+   * as `dpop_signing_alg_values_supported`).
+   * @default { proofMaxAgeSeconds: 300, signingAlgorithms: ["EdDSA", "ES256", "ES512", "PS256", "RS256"] }
+   */
+  dpop?: { proofMaxAgeSeconds?: number; signingAlgorithms?: string[] };
   /** Per-route rate limits (window seconds, max requests). */
   rateLimit?: Partial<Record<"token" | "authorize" | "introspect" | "revoke" | "register" | "userinfo", OAuthRateLimitRule>>;
 }
@@ -164,7 +170,7 @@ export const SCOPE_CLAIMS: Record<string, string[]> = {
 const UNSUPPORTED = [
   "disableJwtPlugin", "pairwiseSecret", "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
-  "dpop", "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
+  "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
   "formatRefreshToken", "scopeExpirations", "selectAccount", "signup", "postLogin",
 "clientRegistrationClientSecretExpiration",
 ] as const;
@@ -193,6 +199,10 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     throw new TypeError("oauthProvider: loginPage and consentPage are required");
   }
   refuseUnsupported(options);
+  const dpopAlgorithms = options.dpop?.signingAlgorithms;
+  if (dpopAlgorithms && (!dpopAlgorithms.length || dpopAlgorithms.some((alg) => alg === "none" || alg.startsWith("HS")))) {
+    throw new TypeError("oauthProvider: dpop.signingAlgorithms must list asymmetric JWS algorithms");
+  }
   const scopes = [...new Set((options.scopes ?? DEFAULT_SCOPES).filter((scope) => scope.length > 0))];
   const known = new Set(scopes);
   const allowed = [...new Set([...(options.clientRegistrationAllowedScopes ?? []), ...(options.clientRegistrationDefaultScopes ?? [])])];
