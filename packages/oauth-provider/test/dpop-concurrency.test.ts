@@ -4,7 +4,7 @@ import { client, type DatabaseKind, type TestAuth } from "@latchkey/test-support
 import { Redis } from "ioredis";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminClient, formPost, providerInstance } from "./instance.ts";
+import { adminClient, providerInstance } from "./instance.ts";
 
 /** 10 parallel token requests carrying one DPoP proof: exactly one is answered with a token. */
 async function parallelProofs(t: TestAuth): Promise<void> {
