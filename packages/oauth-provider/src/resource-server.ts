@@ -36,6 +36,8 @@ export interface ResourceServerOptions {
   requestUrl?: (request: Request) => string;
   /** Milliseconds for JWKS and introspection requests. @default 5000 */
   timeout?: number;
+  /** RFC 9728 metadata members: the scopes this API understands, its name, whether it takes only DPoP-bound tokens. */
+  metadata?: { scopes_supported?: string[]; resource_name?: string; dpop_bound_access_tokens_required?: boolean; resource_documentation?: string };
 }
 
 /** What a verified request carries. */
@@ -197,5 +199,28 @@ export function createResourceServer(options: ResourceServerOptions) {
     return { token, scheme, claims, scopes, subject: claims.sub, clientId, jkt };
   }
 
-  return { verifyRequest };
+  const resource = audiences[0]!;
+  /** RFC 9728 §2 protected-resource metadata of this API (its first audience is the resource identifier). */
+  const metadata: Record<string, unknown> = {
+    resource,
+    authorization_servers: [options.issuer],
+    bearer_methods_supported: ["header"],
+    dpop_signing_alg_values_supported: algorithms,
+    ...options.metadata,
+  };
+  const metadataPath = URL.canParse(resource) ? new URL(protectedResourceMetadataUrl(resource)).pathname : undefined;
+
+  /**
+   * Answers `GET`/`HEAD` of the RFC 9728 §3.1 well-known URL of this resource
+   * (`/.well-known/oauth-protected-resource<resource path>`) with the metadata; null for any
+   * other request, so an API can put it in front of its routes.
+   */
+  function metadataResponse(request: Request): Response | null {
+    if (!metadataPath || new URL(request.url).pathname !== metadataPath) return null;
+    if (request.method !== "GET" && request.method !== "HEAD") return new Response(null, { status: 405, headers: { Allow: "GET, HEAD" } });
+    const response = Response.json(metadata, { headers: { "Cache-Control": "public, max-age=300" } });
+    return request.method === "HEAD" ? new Response(null, { headers: response.headers }) : response;
+  }
+
+  return { verifyRequest, metadata, metadataResponse };
 }

@@ -157,6 +157,37 @@ describe("resource-server helper protecting an API over HTTP", () => {
   });
 });
 
+describe("RFC 9728 protected-resource metadata served by the API", () => {
+  it("the challenge's resource_metadata URL answers the metadata, which oauth4webapi validates", async () => {
+    let origin = "";
+    const server = await localServer((request) => {
+      const verifier = createResourceServer({ issuer: "https://auth.example/api/auth", audience: `${origin}/v1/reports`, metadata: { scopes_supported: ["reports:read"] } });
+      return verifier.metadataResponse(request) ?? verifier.verifyRequest(request).then(
+        () => new Response("ok"),
+        (error: ResourceServerError) => error.toResponse(),
+      );
+    });
+    origin = server.origin;
+    try {
+      const refused = await fetch(`${origin}/v1/reports`);
+      const pointer = /resource_metadata="([^"]+)"/.exec(refused.headers.get("www-authenticate") ?? "")?.[1];
+      expect(pointer).toBe(`${origin}/.well-known/oauth-protected-resource/v1/reports`);
+      const resource = new URL(`${origin}/v1/reports`);
+      const document = await oauth.processResourceDiscoveryResponse(resource, await oauth.resourceDiscoveryRequest(resource, insecure));
+      expect(document).toEqual({
+        resource: resource.href,
+        authorization_servers: ["https://auth.example/api/auth"],
+        bearer_methods_supported: ["header"],
+        dpop_signing_alg_values_supported: ["EdDSA", "ES256", "ES512", "PS256", "RS256"],
+        scopes_supported: ["reports:read"],
+      });
+      expect((await fetch(pointer!, { method: "POST" })).status).toBe(405);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("resource-server entry point", () => {
   it("imports nothing of Latchkey's server (jose only), so an API can use it alone", async () => {
     const { readFile } = await import("node:fs/promises");
