@@ -1,6 +1,7 @@
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CookieJar } from "@latchkey/test-support";
 import { liveProvider, localServer, type LiveProvider } from "./live-provider.ts";
 
 const SCOPES = ["openid", "profile", "email", "offline_access", "reports:read"];
@@ -94,6 +95,54 @@ describe("private_key_jwt client authentication (RFC 7523, OIDC Core §9)", () =
     const second = await oidc.clientCredentialsGrant(config, { scope: "reports:read" });
     expect(first.access_token).not.toBe(second.access_token);
     expect(jwksFetches - before).toBe(1);
+  });
+
+  it("openid-client (PrivateKeyJwt): authorization code + PKCE, userinfo and refresh for a signed-in user", async () => {
+    const api = provider.auth.api as unknown as { adminCreateOAuthClient(input: { body: unknown }): Promise<{ client_id: string }> };
+    const redirect = "http://127.0.0.1:1/callback";
+    const rp = await api.adminCreateOAuthClient({
+      body: {
+        token_endpoint_auth_method: "private_key_jwt",
+        jwks: { keys: [key.jwk] },
+        redirect_uris: [redirect],
+        application_type: "native",
+        skip_consent: true,
+        grant_types: ["authorization_code", "refresh_token"],
+      },
+    });
+    const jar = new CookieJar();
+    const browse = async (url: string, init: RequestInit = {}) => {
+      const headers = new Headers(init.headers);
+      if (jar.header()) headers.set("cookie", jar.header());
+      const res = await fetch(url, { ...init, headers, redirect: "manual" });
+      jar.absorb(res);
+      return res;
+    };
+    const signUp = await browse(`${provider.issuer}/sign-up/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: provider.origin },
+      body: JSON.stringify({ email: "pkjwt@example.com", password: "correct horse battery", name: "Kay Jot" }),
+    });
+    expect(signUp.status).toBe(200);
+    const config = await oidc.discovery(new URL(provider.issuer), rp.client_id, { id_token_signed_response_alg: "EdDSA" }, oidc.PrivateKeyJwt({ key: key.privateKey, kid: "k1" }), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: redirect,
+      scope: "openid email offline_access",
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state: "pk",
+    });
+    const answer = await browse(url.href);
+    const callback = new URL(((await answer.json()) as { url: string }).url);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: "pk" });
+    expect(tokens.claims()?.aud).toBe(rp.client_id);
+    const info = await oidc.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub);
+    expect(info.email).toBe("pkjwt@example.com");
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
   });
 
   it("accepts the token endpoint URL as audience, refuses a replayed jti", async () => {
