@@ -113,7 +113,8 @@ describe("private_key_jwt client authentication (RFC 7523, OIDC Core §9)", () =
     const jar = new CookieJar();
     const browse = async (url: string, init: RequestInit = {}) => {
       const headers = new Headers(init.headers);
-      if (jar.header()) headers.set("cookie", jar.header());
+      const cookie = jar.header();
+      if (cookie) headers.set("cookie", cookie);
       const res = await fetch(url, { ...init, headers, redirect: "manual" });
       jar.absorb(res);
       return res;
