@@ -20,7 +20,7 @@ async function assertion(key: CryptoKey, clientId: string, aud: string, alg: str
 }
 
 describe("oauth-provider: private_key_jwt on both sides", () => {
-  it("a private_key_jwt client registered on the reference authenticates on Latchkey (and back) at introspection", async () => {
+  it("a private_key_jwt client registered on either side authenticates on both at introspection", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);
     const { privateKey, publicKey } = await generateKeyPair("ES256");
@@ -32,6 +32,13 @@ describe("oauth-provider: private_key_jwt on both sides", () => {
       );
       expect(res).toMatchObject({ status: 200, body: { active: false } });
     }
+    // A client registered on Latchkey authenticates on the reference too.
+    const onLatchkey = await register(p.latchkey, cookie, { token_endpoint_auth_method: "private_key_jwt", jwks: { keys: [{ ...(await exportJWK(publicKey)), kid: "k" }] } });
+    expect(onLatchkey.client_secret).toBeUndefined();
+    const viaReference = await answer(
+      await p.reference(form("/oauth2/introspect", { token: "unknown", client_assertion_type: ASSERTION_TYPE, client_assertion: await assertion(privateKey, onLatchkey.client_id, ISSUER, "ES256") })),
+    );
+    expect(viaReference).toMatchObject({ status: 200, body: { active: false } });
     // One assertion id, spent on the reference, is refused by Latchkey (shared oauthClientAssertion table).
     const once = await assertion(privateKey, c.client_id, `${ISSUER}/oauth2/introspect`, "ES256");
     const fields = { token: "unknown", client_assertion_type: ASSERTION_TYPE, client_assertion: once };
