@@ -269,4 +269,32 @@ describe("private_key_jwt registration", () => {
     expect(body.client_secret).toBeUndefined();
     expect(body.token_endpoint_auth_method).toBe("private_key_jwt");
   });
+
+  it("a stored jwks_uri on a loopback host (a row written elsewhere) is not fetched without the allow-list", async () => {
+    let fetched = 0;
+    const keys = await localServer(() => {
+      fetched += 1;
+      return Response.json({ keys: [] });
+    });
+    try {
+      const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+      const res = await register({ jwks: { keys: [await exportJWK(publicKey)] }, grant_types: ["authorization_code"] });
+      const { client_id } = (await res.json()) as { client_id: string };
+      await provider.auth.$context.adapter.update({
+        model: "oauthClient",
+        where: [{ field: "clientId", value: client_id }],
+        update: { jwks: null, jwksUri: `${keys.origin}/jwks` },
+      });
+      const now = Math.floor(Date.now() / 1000);
+      const jwt = await new SignJWT({ iss: client_id, sub: client_id, aud: provider.issuer, jti: "x", exp: now + 60 })
+        .setProtectedHeader({ alg: "ES256" })
+        .sign(privateKey);
+      const answer = await form(`${provider.issuer}/oauth2/introspect`, { token: "t", client_assertion_type: ASSERTION_TYPE, client_assertion: jwt });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({ error: "invalid_client", error_description: "client jwks_uri is not trusted" });
+      expect(fetched).toBe(0);
+    } finally {
+      await keys.close();
+    }
+  });
 });
