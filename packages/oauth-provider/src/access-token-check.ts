@@ -7,6 +7,7 @@ import { tokenIssuer, userInfoURL } from "./issuer.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import type { OAuthAccessTokenRow, OAuthRefreshTokenRow } from "./schema.js";
 import { storedToken, stripPrefix } from "./token-hash.js";
+import { confirmationJkt } from "./dpop-binding.js";
 
 /** An RFC 7662 §2.2 answer plus the userinfo claims an opaque token remembers. */
 export interface TokenCheck {
@@ -40,7 +41,8 @@ async function checkJwt(ctx: AuthContext, token: string, callerId: string | unde
   if (!client || client.disabled) return INACTIVE;
   if (callerId && callerId !== payload.azp) return INACTIVE;
   if (!(await sessionAlive(ctx, payload.sid))) return INACTIVE;
-  return { payload: { ...payload, client_id: payload.azp, active: true, token_type: "Bearer" }, requestedUserInfoClaims: [] };
+  const tokenType = confirmationJkt(payload.cnf) ? "DPoP" : "Bearer";
+  return { payload: { ...payload, client_id: payload.azp, active: true, token_type: tokenType }, requestedUserInfoClaims: [] };
 }
 
 /**
@@ -91,7 +93,8 @@ export async function checkAccessToken(
       exp: Math.floor(new Date(row.expiresAt).getTime() / 1000),
       iat: Math.floor(new Date(row.createdAt).getTime() / 1000),
       scope: row.scopes.join(" "),
-      token_type: "Bearer",
+      token_type: confirmationJkt(row.confirmation) ? "DPoP" : "Bearer",
+      cnf: confirmationJkt(row.confirmation) ? { jkt: confirmationJkt(row.confirmation) } : undefined,
     }).filter(([, value]) => value !== undefined),
   ) as TokenCheck["payload"];
   return { payload, requestedUserInfoClaims: row.requestedUserInfoClaims ?? [] };
@@ -123,7 +126,8 @@ export async function checkRefreshToken(
       exp: Math.floor(new Date(row.expiresAt).getTime() / 1000),
       iat: Math.floor(new Date(row.createdAt).getTime() / 1000),
       scope: row.scopes.join(" "),
-      token_type: "Bearer",
+      token_type: confirmationJkt(row.confirmation) ? "DPoP" : "Bearer",
+      cnf: confirmationJkt(row.confirmation) ? { jkt: confirmationJkt(row.confirmation) } : undefined,
     }).filter(([, value]) => value !== undefined),
   );
 }

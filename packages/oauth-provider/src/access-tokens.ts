@@ -5,6 +5,7 @@ import type { ResolvedOAuthOptions } from "./options.js";
 import type { OAuthClientRow } from "./schema.js";
 import { storedToken } from "./token-hash.js";
 import { insertRow } from "./token-rows.js";
+import type { Confirmation } from "./dpop-binding.js";
 
 /** What an access token is issued for. */
 export interface AccessTokenInput {
@@ -19,6 +20,8 @@ export interface AccessTokenInput {
   authorizationCodeId?: string | undefined;
   refreshId?: string | undefined;
   requestedUserInfoClaims?: string[] | undefined;
+  /** RFC 9449 binding: the DPoP key thumbprint (`cnf.jkt`). */
+  confirmation?: Confirmation | undefined;
 }
 
 /**
@@ -41,7 +44,7 @@ export async function createOpaqueAccessToken(
       authorizationCodeId: input.authorizationCodeId ?? null,
       resources: input.resources ?? null,
       refreshId: input.refreshId ?? null,
-      confirmation: null,
+      confirmation: input.confirmation ?? null,
       requestedUserInfoClaims: input.requestedUserInfoClaims?.length ? input.requestedUserInfoClaims : null,
       scopes: input.scopes,
       createdAt: new Date(input.iat * 1000),
@@ -73,6 +76,7 @@ export async function createJwtAccessToken(
         iat: input.iat,
         exp: input.exp,
         jti: generateRandomString(32),
+        cnf: input.confirmation,
       }).filter(([, value]) => value !== undefined),
     ),
     { header: { typ: "at+jwt" } },

@@ -5,12 +5,15 @@ import type { ResolvedOAuthOptions } from "./options.js";
 import type { OAuthClientRow } from "./schema.js";
 import { stripPrefix, verifyClientSecret } from "./token-hash.js";
 import { quoted } from "./echo.js";
+import { assertedClientId, verifyClientAssertion } from "./client-assertion.js";
 
 /** How a request identified its client (RFC 6749 §2.3). */
 export interface PresentedClient {
   clientId: string;
   secret?: string | undefined;
-  method: "client_secret_basic" | "client_secret_post" | "none";
+  method: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+  /** The `private_key_jwt` assertion and the URL of the endpoint it was sent to (its `aud`). */
+  assertion?: { jwt: string; endpoint: string } | undefined;
 }
 
 interface CredentialFields {
@@ -48,7 +51,7 @@ function decodeBasic(header: string): { clientId: string; secret: string } {
  * The client a token-endpoint request names, and how. Spec rule 1 / rule "two methods":
  * a request using more than one authentication method is refused.
  */
-export function presentedClient(headers: Headers, body: CredentialFields): PresentedClient | null {
+export function presentedClient(headers: Headers, body: CredentialFields, endpoint: string): PresentedClient | null {
   const authorization = headers.get("authorization") ?? undefined;
   const secret = text(body.client_secret);
   const assertion = text(body.client_assertion) ?? text(body.client_assertion_type);
@@ -56,8 +59,11 @@ export function presentedClient(headers: Headers, body: CredentialFields): Prese
     throw oauthError("BAD_REQUEST", "invalid_request", "A request must use only one client authentication method");
   }
   if (assertion) {
-    // private_key_jwt is not served yet (see README, "Not yet").
-    throw oauthError("BAD_REQUEST", "invalid_client", "unsupported client assertion");
+    const jwt = text(body.client_assertion);
+    const type = text(body.client_assertion_type);
+    if (!jwt || !type) throw oauthError("BAD_REQUEST", "invalid_client", "client_assertion and client_assertion_type must both be provided");
+    const clientId = assertedClientId(jwt, type, text(body.client_id));
+    return { clientId, method: "private_key_jwt", assertion: { jwt, endpoint } };
   }
   if (authorization) {
     if (!/^Basic +/i.test(authorization)) {
@@ -91,12 +97,14 @@ export async function authenticateClient(
   check: { scopes?: string[] | undefined; grant?: string | undefined } = {},
 ): Promise<OAuthClientRow> {
   const { method } = presented;
-  const client = await findClient(ctx, presented.clientId);
+  const client = presented.assertion
+    ? await verifyClientAssertion(ctx, options, presented.clientId, presented.assertion.jwt, presented.assertion.endpoint)
+    : await findClient(ctx, presented.clientId);
   if (!client) throw invalidClient("missing client", method);
   if (client.disabled) throw invalidClient("client is disabled", method);
   const registered = authMethodOf(client);
   if (registered !== method) throw invalidClient(`client registered for ${registered} cannot use ${method}`, method);
-  if (registered !== "none") {
+  if (registered !== "none" && registered !== "private_key_jwt") {
     if (!presented.secret) throw invalidClient("client secret must be provided", method);
     if (!client.clientSecret) throw invalidClient("public client, client secret should not be received", method);
     const plain = stripPrefix(presented.secret, options.prefix?.clientSecret);

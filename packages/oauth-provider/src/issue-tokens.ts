@@ -7,6 +7,7 @@ import { userInfoURL } from "./issuer.js";
 import type { GrantType, ResolvedOAuthOptions } from "./options.js";
 import { createRefreshToken, replayRequest, storeRotationReplay } from "./refresh-tokens.js";
 import type { OAuthClientRow, OAuthRefreshTokenRow } from "./schema.js";
+import { confirmationJkt, type Confirmation } from "./dpop-binding.js";
 
 /** What one grant hands to token issuance. */
 export interface TokenGrant {
@@ -23,6 +24,8 @@ export interface TokenGrant {
   requestedUserInfoClaims?: string[] | undefined;
   /** The refresh token being rotated. */
   refreshToken?: OAuthRefreshTokenRow | undefined;
+  /** The DPoP key the tokens are bound to (RFC 9449 §5). */
+  confirmation?: Confirmation | undefined;
 }
 
 const STANDARD_MEMBERS = ["access_token", "expires_in", "expires_at", "token_type", "refresh_token", "scope", "id_token"];
@@ -60,7 +63,14 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
     referenceId: grant.referenceId ?? undefined,
     authorizationCodeId: grant.authorizationCodeId ?? undefined,
     requestedUserInfoClaims: claims,
+    confirmation: grant.confirmation,
   };
+  // RFC 9449 §5: refresh tokens of public clients are bound to the DPoP key; a confidential
+  // client's are bound by its authentication (it may change keys). One bound before stays bound.
+  const refreshConfirmation =
+    grant.confirmation && (client.tokenEndpointAuthMethod === "none" || confirmationJkt(grant.refreshToken?.confirmation))
+      ? grant.confirmation
+      : undefined;
   const jwtClaims = audience
     ? await customAccessTokenClaims(ctx, options, { client, user, scopes, resources: grant.resources, referenceId: grant.referenceId ?? undefined })
     : undefined;
@@ -85,6 +95,7 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
             resources: grant.refreshToken?.resources ?? grant.resources,
             requestedUserInfoClaims: claims,
             previous: grant.refreshToken,
+            confirmation: refreshConfirmation,
           },
           trx,
         )
@@ -115,7 +126,7 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
     access_token: accessToken,
     expires_in: exp - iat,
     expires_at: exp,
-    token_type: "Bearer",
+    token_type: grant.confirmation ? "DPoP" : "Bearer",
     ...(refresh ? { refresh_token: refresh.token } : {}),
     scope: scopes.join(" "),
     ...(idToken ? { id_token: idToken } : {}),

@@ -35,7 +35,7 @@ export function authorizationServerMetadata(ctx: AuthContext, options: ResolvedO
     revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     code_challenge_methods_supported: ["S256"],
     authorization_response_iss_parameter_supported: true,
-    dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
+    dpop_signing_alg_values_supported: options.dpop?.signingAlgorithms ?? DPOP_ALGORITHMS,
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
   };

@@ -121,6 +121,20 @@ export interface OAuthOptions {
   allowPublicClientPrelogin?: boolean;
   /** What discovery advertises instead of the computed lists. */
   advertisedMetadata?: { scopes_supported?: string[]; claims_supported?: string[] };
+  /** Longest lifetime (seconds) a `private_key_jwt` client assertion may have (`exp`, and `iat` age). @default 300 */
+  assertionMaxLifetime?: number;
+  /**
+   * Hosts (`host` or `host:port`) of private or loopback addresses the provider may fetch from
+   * for clients (their `jwks_uri`), over http too; every other private host is refused (SSRF).
+   * For development and tests, e.g. `["127.0.0.1"]`. @default []
+   */
+  privateHostAllowList?: string[];
+  /**
+   * RFC 9449 DPoP: how old a proof's `iat` may be, and the algorithms accepted (and advertised
+   * as `dpop_signing_alg_values_supported`).
+   * @default { proofMaxAgeSeconds: 300, signingAlgorithms: ["EdDSA", "ES256", "ES512", "PS256", "RS256"] }
+   */
+  dpop?: { proofMaxAgeSeconds?: number; signingAlgorithms?: string[] };
   /** Per-route rate limits (window seconds, max requests). */
   rateLimit?: Partial<Record<"token" | "authorize" | "introspect" | "revoke" | "register" | "userinfo", OAuthRateLimitRule>>;
 }
@@ -156,9 +170,9 @@ export const SCOPE_CLAIMS: Record<string, string[]> = {
 const UNSUPPORTED = [
   "disableJwtPlugin", "pairwiseSecret", "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
-  "dpop", "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
+  "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
   "formatRefreshToken", "scopeExpirations", "selectAccount", "signup", "postLogin",
-"clientRegistrationClientSecretExpiration", "assertionMaxLifetime",
+"clientRegistrationClientSecretExpiration",
 ] as const;
 
 /** Refuses reference options that are not served yet (README, "Not yet"). */
@@ -185,6 +199,10 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     throw new TypeError("oauthProvider: loginPage and consentPage are required");
   }
   refuseUnsupported(options);
+  const dpopAlgorithms = options.dpop?.signingAlgorithms;
+  if (dpopAlgorithms && (!dpopAlgorithms.length || dpopAlgorithms.some((alg) => alg === "none" || alg.startsWith("HS")))) {
+    throw new TypeError("oauthProvider: dpop.signingAlgorithms must list asymmetric JWS algorithms");
+  }
   const scopes = [...new Set((options.scopes ?? DEFAULT_SCOPES).filter((scope) => scope.length > 0))];
   const known = new Set(scopes);
   const allowed = [...new Set([...(options.clientRegistrationAllowedScopes ?? []), ...(options.clientRegistrationDefaultScopes ?? [])])];
@@ -213,6 +231,7 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     idTokenExpiresIn: positive("idTokenExpiresIn", options.idTokenExpiresIn, 36000),
     refreshTokenExpiresIn: positive("refreshTokenExpiresIn", options.refreshTokenExpiresIn, 2592000),
     refreshTokenReuseInterval: positive("refreshTokenReuseInterval", options.refreshTokenReuseInterval, 0),
+    assertionMaxLifetime: positive("assertionMaxLifetime", options.assertionMaxLifetime, 300),
     storeClientSecret: options.storeClientSecret ?? "hashed",
     storeTokens: options.storeTokens ?? "hashed",
   };

@@ -4,6 +4,7 @@ import type { ResolvedOAuthOptions } from "./options.js";
 import type { OAuthClientRow, OAuthRefreshTokenRow } from "./schema.js";
 import { storedToken } from "./token-hash.js";
 import { insertRow } from "./token-rows.js";
+import type { Confirmation } from "./dpop-binding.js";
 
 /** What a refresh token is issued for. */
 export interface RefreshTokenInput {
@@ -18,6 +19,8 @@ export interface RefreshTokenInput {
   authTime?: Date | null | undefined;
   resources?: string[] | null | undefined;
   requestedUserInfoClaims?: string[] | undefined;
+  /** RFC 9449 §5 binding of the refresh token (public clients). */
+  confirmation?: Confirmation | undefined;
   /** The token this one replaces (rotation). */
   previous?: OAuthRefreshTokenRow | undefined;
 }
@@ -60,7 +63,7 @@ export async function createRefreshToken(
     referenceId: input.referenceId ?? null,
     authorizationCodeId: input.authorizationCodeId ?? null,
     authTime: input.authTime ?? null,
-    confirmation: null,
+    confirmation: input.confirmation ?? null,
     requestedUserInfoClaims: input.requestedUserInfoClaims?.length ? input.requestedUserInfoClaims : null,
     scopes: input.scopes,
     resources: input.resources ?? null,

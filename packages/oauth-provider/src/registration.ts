@@ -7,11 +7,12 @@ import type { ClientMetadata } from "./registration-body.js";
 import type { OAuthClientRow } from "./schema.js";
 import { storedClientSecret } from "./token-hash.js";
 import { quoted } from "./echo.js";
+import { checkClientKeys } from "./registration-keys.js";
 
 /** Where a registration comes from: RFC 7591 dynamic registration, or a signed-in user's `create-client`. */
 export type RegistrationSource = "dynamic" | "managed";
 
-const METHODS = new Set(["none", "client_secret_basic", "client_secret_post"]);
+const METHODS = new Set(["none", "client_secret_basic", "client_secret_post", "private_key_jwt"]);
 const invalid = (description: string) => noStoreError("BAD_REQUEST", "invalid_client_metadata", description);
 
 /** Scopes a dynamically registered client is stored with: the default set plus the allowed extras. */
@@ -32,9 +33,13 @@ export function withDefaults(metadata: ClientMetadata): ClientMetadata & { grant
 }
 
 /** The reference's metadata checks, in its order (RFC 7591 §2, spec rule 5). */
-export function checkMetadata(options: ResolvedOAuthOptions, client: ReturnType<typeof withDefaults>, source: RegistrationSource): void {
+export function checkMetadata(
+  ctx: AuthContext,
+  options: ResolvedOAuthOptions,
+  client: ReturnType<typeof withDefaults>,
+  source: RegistrationSource,
+): void {
   const method = client.token_endpoint_auth_method!;
-  // private_key_jwt is not served yet: refusing it beats a client that can never authenticate.
   if (!METHODS.has(method)) throw invalid(`unsupported token_endpoint_auth_method ${quoted(method)}`);
   const type = client.application_type!;
   if (type !== "web" && type !== "native") throw invalid("application_type must be web or native");
@@ -64,7 +69,7 @@ export function checkMetadata(options: ResolvedOAuthOptions, client: ReturnType<
   for (const scope of (client.scope ?? "").split(" ").filter(Boolean)) {
     if (!allowed.has(scope)) throw noStoreError("BAD_REQUEST", "invalid_scope", `cannot request scope ${quoted(scope)}`);
   }
-  if (client.jwks && client.jwks_uri) throw invalid("jwks and jwks_uri are mutually exclusive");
+  checkClientKeys(ctx, options, client);
   if (client.backchannel_logout_uri !== undefined) throw invalid("backchannel_logout_uri is not supported yet");
   if (client.resources?.length) {
     throw noStoreError("BAD_REQUEST", "invalid_target", `requested resource ${quoted(client.resources[0]!)} is not allowed for client registration`);
@@ -126,9 +131,10 @@ export async function registerClient(
 ): Promise<Record<string, unknown>> {
   const scoped = source === "dynamic" && !metadata.scope ? { ...metadata, scope: (options.clientRegistrationDefaultScopes ?? options.scopes).join(" ") } : metadata;
   const client = withDefaults(scoped);
-  checkMetadata(options, client, source);
+  checkMetadata(ctx, options, client, source);
   const isPublic = client.token_endpoint_auth_method === "none";
-  const secret = isPublic ? undefined : options.generateClientSecret?.() || generateRandomString(32, "a-z", "A-Z");
+  // A private_key_jwt client proves itself with its keys: it gets no secret (OIDC Core §9).
+  const secret = isPublic || client.token_endpoint_auth_method === "private_key_jwt" ? undefined : options.generateClientSecret?.() || generateRandomString(32, "a-z", "A-Z");
   const requirePKCE = operator.requirePKCE ?? (source === "dynamic" && !isPublic && options.clientRegistrationRequirePKCE === false ? false : undefined);
   const scopes = source === "dynamic" ? registrationScopes(options) : client.scope?.split(" ").filter(Boolean);
   const now = new Date(Math.floor(Date.now() / 1000) * 1000);

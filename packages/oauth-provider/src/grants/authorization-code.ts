@@ -1,3 +1,4 @@
+import { tokenBinding, type DpopRequest } from "../dpop-binding.js";
 import { base64UrlEncode, constantTimeEqual, utf8Encode, type AuthContext } from "@latchkey/core";
 import { parseCodeValue } from "../authorization-code.js";
 import { requestedUserInfoClaims } from "../claims-request.js";
@@ -39,10 +40,11 @@ export async function authorizationCodeGrant(
   options: ResolvedOAuthOptions,
   body: TokenBody,
   presented: PresentedClient | null,
+  dpop: DpopRequest = { urls: [] },
 ): Promise<Record<string, unknown>> {
   if (!presented) throw oauthError("BAD_REQUEST", "invalid_request", "client_id is required");
   if (!body.code) throw oauthError("BAD_REQUEST", "invalid_request", "code is required");
-  if (!presented.secret && !body.code_verifier) {
+  if (presented.method === "none" && !body.code_verifier) {
     throw oauthError("BAD_REQUEST", "invalid_request", "Either code_verifier or client_secret is required");
   }
   const codeId = await storedToken(options, body.code, "authorization_code");
@@ -80,6 +82,10 @@ export async function authorizationCodeGrant(
     const matches = query.code_challenge_method === "S256" && constantTimeEqual(await s256(verifier), query.code_challenge);
     if (!matches) throw oauthError("BAD_REQUEST", "invalid_grant", "code verification failed");
   }
+  // RFC 9449 §10: a code authorized with `dpop_jkt` is redeemed only with a proof by that key.
+  // Checked before the code is spent, so a bad proof leaves it to its holder.
+  const codeJkt = typeof query.dpop_jkt === "string" ? query.dpop_jkt : undefined;
+  const confirmation = await tokenBinding(ctx, options, dpop, { client, codeJkt });
   // Single use: only now is the code spent; a concurrent redemption that lost the race is a replay.
   const consumed = await ctx.internalAdapter.consumeVerificationValue(codeId);
   if (!consumed) {
@@ -108,5 +114,6 @@ export async function authorizationCodeGrant(
     authorizationCodeId: codeId,
     resources: body.resource ?? (value.resource?.length ? value.resource : undefined),
     requestedUserInfoClaims: requestedUserInfoClaims(query.claims, options.advertisedMetadata?.claims_supported ?? options.claims),
+    confirmation,
   });
 }

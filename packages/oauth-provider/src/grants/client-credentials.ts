@@ -1,3 +1,4 @@
+import { tokenBinding, type DpopRequest } from "../dpop-binding.js";
 import type { AuthContext } from "@latchkey/core";
 import { authenticateClient, type PresentedClient } from "../client-auth.js";
 import { issueTokens } from "../issue-tokens.js";
@@ -19,6 +20,7 @@ export async function clientCredentialsGrant(
   options: ResolvedOAuthOptions,
   body: TokenBody,
   presented: PresentedClient | null,
+  dpop: DpopRequest = { urls: [] },
 ): Promise<Record<string, unknown>> {
   if (!presented) throw oauthError("BAD_REQUEST", "invalid_request", "Missing required client_id");
   const client = await authenticateClient(ctx, options, presented, { grant: "client_credentials" });
@@ -35,5 +37,6 @@ export async function clientCredentialsGrant(
   // Resource servers (RFC 8707) are not configurable yet: only the userinfo URL is a known audience.
   const unknown = body.resource?.find((resource) => resource !== userInfoURL(ctx));
   if (unknown) throw oauthError("BAD_REQUEST", "invalid_target", `requested resource ${quoted(unknown)} is not configured`);
-  return issueTokens(ctx, options, { grantType: "client_credentials", client, scopes: requested ?? [...allowed], resources: body.resource });
+  const confirmation = await tokenBinding(ctx, options, dpop, { client });
+  return issueTokens(ctx, options, { grantType: "client_credentials", client, scopes: requested ?? [...allowed], resources: body.resource, confirmation });
 }

@@ -1,3 +1,4 @@
+import { tokenBinding, type DpopRequest } from "../dpop-binding.js";
 import type { AuthContext } from "@latchkey/core";
 import { authenticateClient, type PresentedClient } from "../client-auth.js";
 import { issueTokens } from "../issue-tokens.js";
@@ -22,6 +23,7 @@ export async function refreshTokenGrant(
   options: ResolvedOAuthOptions,
   body: TokenBody,
   presented: PresentedClient | null,
+  dpop: DpopRequest = { urls: [] },
 ): Promise<Record<string, unknown>> {
   if (!presented) throw oauthError("BAD_REQUEST", "invalid_request", "Missing required client_id");
   if (!body.refresh_token) throw oauthError("BAD_REQUEST", "invalid_request", "Missing a required refresh_token for refresh_token grant");
@@ -44,6 +46,8 @@ export async function refreshTokenGrant(
   const scopes = requested ?? row.scopes;
   const client = await authenticateClient(ctx, options, presented, { scopes, grant: "refresh_token" });
   const resources = body.resource ?? row.resources ?? undefined;
+  // RFC 9449 §5: a bound refresh token is used only with a proof by its key.
+  const confirmation = await tokenBinding(ctx, options, dpop, { client, refreshConfirmation: row.confirmation });
   if (row.revoked) {
     const replay = await rotationReplay(ctx, row, replayRequest(scopes, resources));
     if (replay) return replay;
@@ -66,5 +70,6 @@ export async function refreshTokenGrant(
     resources,
     requestedUserInfoClaims: row.requestedUserInfoClaims ?? undefined,
     refreshToken: row,
+    confirmation,
   });
 }

@@ -25,8 +25,10 @@ export function tokenEndpoint(options: ResolvedOAuthOptions) {
           const named = /^[\w:./-]{1,100}$/.test(body.grant_type) ? ` ${body.grant_type}` : "";
           throw noStoreError("BAD_REQUEST", "unsupported_grant_type", `unsupported grant_type${named}`);
         }
-        const presented = presentedClient(ctx.headers, body);
-        const answer = await GRANTS[grant](ctx.context, options, body, presented);
+        const presented = presentedClient(ctx.headers, body, `${ctx.context.baseURL}/oauth2/token`);
+        const endpointUrl = `${ctx.context.baseURL}/oauth2/token`;
+        const dpop = { proof: ctx.headers.get("dpop") ?? undefined, urls: ctx.request ? [endpointUrl, ctx.request.url] : [endpointUrl] };
+        const answer = await GRANTS[grant](ctx.context, options, body, presented, dpop);
         for (const [name, value] of Object.entries(NO_STORE)) ctx.setHeader(name, value);
         return answer;
       } catch (error) {

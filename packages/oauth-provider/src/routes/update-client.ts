@@ -49,7 +49,7 @@ export function updateClientEndpoint(options: ResolvedOAuthOptions) {
     if (!client.userId || client.userId !== ctx.context.session.user.id) throw new APIError("UNAUTHORIZED");
     if (Object.keys(metadata).length === 0) return clientToWire(client);
     const merged = withDefaults({ ...(clientToWire(client) as ClientMetadata), ...metadata });
-    checkMetadata(options, merged, "managed");
+    checkMetadata(ctx.context, options, merged, "managed");
     const columns: Record<string, unknown> = { ...metadataColumns(metadata) };
     if (metadata.scope !== undefined) columns.scopes = metadata.scope.split(" ").filter(Boolean);
     const grants = merged.grant_types;

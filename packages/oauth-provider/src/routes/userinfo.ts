@@ -1,6 +1,7 @@
 import { endpoint, type EndpointContext, type User } from "@latchkey/core";
 import { checkAccessToken } from "../access-token-check.js";
 import { NO_STORE, oauthError, withNoStore } from "../oauth-error.js";
+import { enforceUserInfoBinding } from "../userinfo-dpop.js";
 import { SCOPE_CLAIMS, type ResolvedOAuthOptions } from "../options.js";
 
 const INVALID_TOKEN = "Invalid access token";
@@ -47,6 +48,7 @@ async function claimsFor(ctx: EndpointContext, options: ResolvedOAuthOptions): P
   if (!token) throw oauthError("UNAUTHORIZED", "invalid_request", "access token not found");
   const { payload, requestedUserInfoClaims } = await checkAccessToken(ctx.context, options, token);
   if (!payload.active) throw oauthError("UNAUTHORIZED", "invalid_token", INVALID_TOKEN, { "WWW-Authenticate": CHALLENGE });
+  await enforceUserInfoBinding(ctx, options, token, payload);
   const scopes = typeof payload.scope === "string" ? payload.scope.split(" ") : [];
   if (!scopes.includes("openid")) throw oauthError("BAD_REQUEST", "invalid_scope", "Missing required scope");
   const user = typeof payload.sub === "string" ? await ctx.context.internalAdapter.findUserById(payload.sub) : null;
