@@ -2,14 +2,14 @@ import type { LatchkeyPlugin } from "@latchkey/core";
 import { SSO_ERROR_CODES } from "./error-codes.js";
 import { resolveSSOOptions, type ResolvedSSOOptions, type SSOOptions } from "./options.js";
 import { deleteSSOProvider, getSSOProvider, listSSOProviders } from "./routes/providers.js";
-import { ssoCallback } from "./routes/callback.js";
+import { ssoCallback, ssoSharedCallback } from "./routes/callback.js";
 import { signInSSO } from "./routes/sign-in.js";
 import { register } from "./routes/register.js";
 import { updateSSOProvider } from "./routes/update.js";
 import { resolveSSOSchema } from "./schema.js";
 
 export { SSO_ERROR_CODES } from "./error-codes.js";
-export type { DefaultSSOProvider, ProvisionUserInput, SSOOptions } from "./options.js";
+export type { DefaultSSOProvider, PrivateKeyMaterial, ProvisionUserInput, SSOOptions } from "./options.js";
 export type { OIDCMapping, SSOProviderRow, StoredOIDCConfig, TokenEndpointAuthentication } from "./schema.js";
 export type { SanitizedProvider } from "./sanitize.js";
 export type { DiscoveryErrorCode } from "./discovery.js";
@@ -18,10 +18,11 @@ const endpointsOf = (options: ResolvedSSOOptions) => ({
   registerSSOProvider: register(options),
   listSSOProviders,
   getSSOProvider,
-  updateSSOProvider,
+  updateSSOProvider: updateSSOProvider(options),
   deleteSSOProvider,
   signInSSO: signInSSO(options),
   callbackSSO: ssoCallback(options),
+  callbackSSOShared: ssoSharedCallback(options),
 });
 
 /** The plugin object `sso()` returns. */

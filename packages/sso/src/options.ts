@@ -22,7 +22,16 @@ export interface DefaultSSOProvider {
     allowIdpInitiated?: boolean;
   };
   samlConfig?: unknown;
-  privateKey?: string;
+  /** Key material for `private_key_jwt` at the token endpoint; stays in code, never stored. */
+  privateKey?: PrivateKeyMaterial;
+}
+
+/** A private key for `private_key_jwt` client assertions (RFC 7523): a JWK or a PKCS#8 PEM. */
+export interface PrivateKeyMaterial {
+  privateKeyJwk?: JsonWebKey;
+  privateKeyPem?: string;
+  kid?: string;
+  algorithm?: string;
 }
 
 /** What `provisionUser` is called with after an SSO sign-in. */
@@ -50,6 +59,11 @@ export interface SSOOptions {
   trustEmailVerified?: boolean;
   /** One callback for every OIDC provider (a path or a URL), served at `/sso/callback`. */
   redirectURI?: string;
+  /**
+   * Key material for providers using `private_key_jwt` (after `defaultSSO[].privateKey`), called at
+   * each token exchange, so keys can live in an HSM, KMS or vault rather than the database.
+   */
+  resolvePrivateKey?: (params: { providerId: string; keyId?: string | undefined; issuer: string }) => Awaitable<PrivateKeyMaterial>;
   /** Read the account id from `mapping.id` instead of `sub` (providers registered before 1.0 kept it there). @default false */
   legacyMappingId?: boolean;
   /** Renames the table (the reference's `modelName`). */

@@ -1,7 +1,10 @@
 import { endpoint, sessionMiddleware } from "@latchkey/core";
 import type * as v from "valibot";
 import { accessibleProvider } from "../access.js";
-import { SSO_ERROR_CODES } from "../error-codes.js";
+import { checkClientAuthentication } from "../client-authentication.js";
+import { checkConfiguredEndpoints } from "../endpoint-policy.js";
+import { referenceError, SSO_ERROR_CODES } from "../error-codes.js";
+import type { ResolvedSSOOptions } from "../options.js";
 import { sanitizeProvider } from "../sanitize.js";
 import { parseOIDCConfig, type SSOProviderRow, type StoredOIDCConfig } from "../schema.js";
 import { updateBody } from "./body-schemas.js";
@@ -43,15 +46,18 @@ function changesIdentity(
  * another IdP or client (issuer, client id, endpoints) is refused with 409 while accounts
  * signed in through it exist: they would then belong to someone else's identities.
  */
-export const updateSSOProvider = endpoint(
+export const updateSSOProvider = (options: ResolvedSSOOptions) =>
+  endpoint(
   "/sso/update-provider",
   { method: "POST", body: updateBody, use: [sessionMiddleware], requireHeaders: true },
   async (ctx) => {
     const { providerId, issuer, domain, oidcConfig } = ctx.body;
-    if (!issuer && !domain && !oidcConfig) throw SSO_ERROR_CODES.fail("NO_UPDATE_FIELDS", "BAD_REQUEST");
+    if (!issuer && !domain && !oidcConfig) throw referenceError("BAD_REQUEST", "NO_UPDATE_FIELDS");
     const row = await accessibleProvider(ctx, providerId, ctx.context.session.user.id);
     const current = parseOIDCConfig(row);
     const next = mergedConfig(current, ctx.body);
+    if (oidcConfig) checkConfiguredEndpoints(oidcConfig, ctx.context.trustedOrigins);
+    if (oidcConfig && next) checkClientAuthentication(options, providerId, next);
     if (changesIdentity(row, current, next)) {
       const linked = await ctx.context.adapter.count({
         model: "account",
