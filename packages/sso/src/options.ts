@@ -64,6 +64,12 @@ export interface SSOOptions {
    * each token exchange, so keys can live in an HSM, KMS or vault rather than the database.
    */
   resolvePrivateKey?: (params: { providerId: string; keyId?: string | undefined; issuer: string }) => Awaitable<PrivateKeyMaterial>;
+  /**
+   * Latchkey: store client secrets encrypted (XChaCha20-Poly1305 under the auth secret, core's
+   * symmetric format). Rows with a plain secret are still read; the reference cannot use an
+   * encrypted secret, so leave it off while both serve the same table. @default false
+   */
+  encryptClientSecret?: boolean;
   /** Read the account id from `mapping.id` instead of `sub` (providers registered before 1.0 kept it there). @default false */
   legacyMappingId?: boolean;
   /** Renames the table (the reference's `modelName`). */

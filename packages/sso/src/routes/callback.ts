@@ -23,6 +23,7 @@ import {
 } from "../provider-reference.js";
 import { providerRedirectURI } from "../redirect-uri.js";
 import { withRuntimeDiscovery } from "../runtime-discovery.js";
+import { withPlainClientSecret } from "../secret-storage.js";
 
 const query = v.object({
   code: v.optional(v.string()),
@@ -76,6 +77,7 @@ async function finishSSOCallback(
     const message = error instanceof APIError ? error.body?.message : undefined;
     throw fail("discovery_failed", message ?? "unexpected_discovery_error");
   }
+  current = await withPlainClientSecret(ctx, options, current);
   const auth = await tokenEndpointAuth(current, options);
   if (!auth) throw fail("invalid_provider", "no_private_key_available");
   const redirectURI = providerRedirectURI(ctx.context.baseURL, providerId, options.redirectURI);

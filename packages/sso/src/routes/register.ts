@@ -7,6 +7,7 @@ import { checkClientAuthentication } from "../client-authentication.js";
 import type { ResolvedSSOOptions } from "../options.js";
 import { providerRedirectURI } from "../redirect-uri.js";
 import { sanitizeProvider } from "../sanitize.js";
+import { storedClientSecret } from "../secret-storage.js";
 import type { SSOProviderRow, StoredOIDCConfig } from "../schema.js";
 import { registerBody } from "./body-schemas.js";
 import type * as v from "valibot";
@@ -75,7 +76,7 @@ async function storedConfig(ctx: RegisterContext, options: ResolvedSSOOptions): 
   return {
     issuer,
     clientId: config.clientId,
-    clientSecret: config.clientSecret,
+    clientSecret: await storedClientSecret(ctx, options, config.clientSecret),
     ...endpoints,
     privateKeyId: config.privateKeyId,
     privateKeyAlgorithm: config.privateKeyAlgorithm,

@@ -6,6 +6,7 @@ import { checkConfiguredEndpoints } from "../endpoint-policy.js";
 import { referenceError, SSO_ERROR_CODES } from "../error-codes.js";
 import type { ResolvedSSOOptions } from "../options.js";
 import { sanitizeProvider } from "../sanitize.js";
+import { storedClientSecret } from "../secret-storage.js";
 import { parseOIDCConfig, type SSOProviderRow, type StoredOIDCConfig } from "../schema.js";
 import { updateBody } from "./body-schemas.js";
 
@@ -55,7 +56,11 @@ export const updateSSOProvider = (options: ResolvedSSOOptions) =>
     if (!issuer && !domain && !oidcConfig) throw referenceError("BAD_REQUEST", "NO_UPDATE_FIELDS");
     const row = await accessibleProvider(ctx, providerId, ctx.context.session.user.id);
     const current = parseOIDCConfig(row);
-    const next = mergedConfig(current, ctx.body);
+    const merged = mergedConfig(current, ctx.body);
+    const next =
+      merged && oidcConfig?.clientSecret
+        ? { ...merged, clientSecret: await storedClientSecret(ctx, options, oidcConfig.clientSecret) }
+        : merged;
     if (oidcConfig) checkConfiguredEndpoints(oidcConfig, ctx.context.trustedOrigins);
     if (oidcConfig && next) checkClientAuthentication(options, providerId, next);
     if (changesIdentity(row, current, next)) {
