@@ -10,16 +10,39 @@ function covers(list: string, domain: string): boolean {
     .some((d) => d !== "" && (wanted === d || wanted.endsWith(`.${d}`)));
 }
 
+/** `sub.acme.example` → `sub.acme.example`, `acme.example`, `example`: the domains that cover it. */
+export function coveringDomains(domain: string): string[] {
+  const labels = domain.toLowerCase().split(".");
+  return labels.map((_, i) => labels.slice(i).join(".")).filter((d) => d !== "");
+}
+
 /**
- * The provider for an email domain, as the reference finds it: a row whose `domain` is exactly
- * the domain, else the first row whose comma-separated list covers it (exactly or as a parent).
+ * The provider for an email domain. The reference reads the row whose `domain` is exactly the
+ * domain, else every row to find one whose comma-separated list covers it. Here, on the
+ * `domain` index: the exact row, else the most specific single-domain row among the domain's
+ * parents (`domain IN (…)`); only when neither exists are the rows holding lists read (those
+ * whose `domain` has a comma), so a sign-in by a registered domain or subdomain never reads
+ * the whole table.
  */
 export async function findByEmailDomain(ctx: EndpointContext, domain: string): Promise<SSOProviderRow | null> {
-  const exact = await ctx.context.adapter.findOne<SSOProviderRow>({
+  const { adapter } = ctx.context;
+  const exact = await adapter.findOne<SSOProviderRow>({
     model: "ssoProvider",
     where: [{ field: "domain", value: domain }],
   });
   if (exact) return exact;
-  const rows = await ctx.context.adapter.findMany<SSOProviderRow>({ model: "ssoProvider" });
-  return rows.find((row) => covers(row.domain, domain)) ?? null;
+  const candidates = coveringDomains(domain);
+  if (candidates.length) {
+    const parents = await adapter.findMany<SSOProviderRow>({
+      model: "ssoProvider",
+      where: [{ field: "domain", operator: "in", value: candidates }],
+    });
+    const best = candidates.map((c) => parents.find((row) => row.domain === c)).find(Boolean);
+    if (best) return best;
+  }
+  const lists = await adapter.findMany<SSOProviderRow>({
+    model: "ssoProvider",
+    where: [{ field: "domain", operator: "contains", value: "," }],
+  });
+  return lists.find((row) => covers(row.domain, domain)) ?? null;
 }
