@@ -39,7 +39,11 @@ describe("sso: refusals answer as the reference's", () => {
   async function both(path: string, payload: unknown, prefix = "user") {
     const answers = [];
     for (const side of ["reference", "latchkey"] as const) {
-      const owner = await signUp(pair.reference, { email: `${prefix}-${++n}@example.com`, password: "password-1234", name: "U" });
+      const owner = await signUp(pair.reference, {
+        email: `${prefix}-${++n}@example.com`,
+        password: "password-1234",
+        name: "U",
+      });
       const sent = typeof payload === "function" ? (payload as (side: string) => unknown)(side) : payload;
       const response = await pair[side](jsonPost(path, sent, { cookie: owner.cookie }));
       answers.push({ status: response.status, json: (await response.json().catch(() => null)) as unknown });
@@ -51,7 +55,12 @@ describe("sso: refusals answer as the reference's", () => {
     ["a reserved providerId", "/sso/register", body("credential"), "user"],
     ["registration disabled (providersLimit 0)", "/sso/register", body("closed-one"), "closed"],
     ["an update naming nothing to change", "/sso/update-provider", { providerId: "any" }, "user"],
-    ["no client secret for client_secret_basic", "/sso/register", body("nosecret", { clientSecret: undefined }), "user"],
+    [
+      "no client secret for client_secret_basic",
+      "/sso/register",
+      body("nosecret", { clientSecret: undefined }),
+      "user",
+    ],
     ["no clientId", "/sso/register", body("noclient", { clientId: undefined }), "user"],
     [
       "private_key_jwt without a key source",
@@ -73,11 +82,16 @@ describe("sso: refusals answer as the reference's", () => {
   });
 
   it("an untrusted endpoint on a private host: 400 discovery_private_host on both (messages worded apart)", async () => {
-    const [reference, latchkey] = await both("/sso/register", body("internal", { tokenEndpoint: "http://10.0.0.1/token" }));
+    const [reference, latchkey] = await both(
+      "/sso/register",
+      body("internal", { tokenEndpoint: "http://10.0.0.1/token" }),
+    );
     const codeOf = (a: { status: number; json: unknown }) => [a.status, (a.json as { code?: string }).code];
     expect(codeOf(reference)).toEqual([400, "discovery_private_host"]);
     expect(codeOf(latchkey)).toEqual(codeOf(reference));
-    expect(pair.db.prepare("select count(*) as n from ssoProvider where providerId = 'internal'").all([])).toEqual([{ n: 0 }]);
+    expect(
+      pair.db.prepare("select count(*) as n from ssoProvider where providerId = 'internal'").all([]),
+    ).toEqual([{ n: 0 }]);
   });
 
   it("row 122: a SAML configuration is registered by the reference; Latchkey (OIDC only) answers 400 SAML_NOT_SUPPORTED", async () => {
@@ -99,8 +113,8 @@ describe("sso: refusals answer as the reference's", () => {
       status: 400,
       json: { code: "SAML_NOT_SUPPORTED", message: "SAML providers are not supported" },
     });
-    expect(pair.db.prepare("select count(*) as n from ssoProvider where providerId = 'saml-latchkey'").all([])).toEqual([
-      { n: 0 },
-    ]);
+    expect(
+      pair.db.prepare("select count(*) as n from ssoProvider where providerId = 'saml-latchkey'").all([]),
+    ).toEqual([{ n: 0 }]);
   });
 });

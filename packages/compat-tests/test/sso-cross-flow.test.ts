@@ -29,7 +29,11 @@ describe("sso: a sign-in started on one side finishes on the other (state and fi
       latchkey: { plugins: [sso()], trustedOrigins: [idp.issuer] },
     });
     server.use(pair.reference);
-    const owner = await signUp(pair.reference, { email: "owner@both.example.com", password: "password-1234", name: "O" });
+    const owner = await signUp(pair.reference, {
+      email: "owner@both.example.com",
+      password: "password-1234",
+      name: "O",
+    });
     const registered = await pair.latchkey(
       jsonPost(
         "/sso/register",
@@ -42,7 +46,8 @@ describe("sso: a sign-in started on one side finishes on the other (state and fi
         { cookie: owner.cookie, origin: server.origin },
       ),
     );
-    if (registered.status !== 200) throw new Error(`register: ${registered.status} ${await registered.text()}`);
+    if (registered.status !== 200)
+      throw new Error(`register: ${registered.status} ${await registered.text()}`);
   });
   afterAll(async () => {
     pair.close();
@@ -51,7 +56,11 @@ describe("sso: a sign-in started on one side finishes on the other (state and fi
   });
 
   /** Starts on `first` over HTTP, then serves the rest of the flow with `second`. */
-  async function crossFlow(first: "reference" | "latchkey", second: "reference" | "latchkey", between?: () => Promise<void>) {
+  async function crossFlow(
+    first: "reference" | "latchkey",
+    second: "reference" | "latchkey",
+    between?: () => Promise<void>,
+  ) {
     const who = ["gil", "hal", "ivy", "jo"][n++]!;
     const browser = new Browser(server.origin, (request) => fetch(request));
     server.use(pair[first]);
@@ -77,7 +86,11 @@ describe("sso: a sign-in started on one side finishes on the other (state and fi
     ["latchkey", "reference"],
   ] as const)("started on %s, finished on %s: signed in, account keyed by sub", async (first, second) => {
     const { location, email, who } = await crossFlow(first, second);
-    expect([location.pathname, location.search, email]).toEqual(["/dashboard", "", `${who}@both.example.com`]);
+    expect([location.pathname, location.search, email]).toEqual([
+      "/dashboard",
+      "",
+      `${who}@both.example.com`,
+    ]);
     expect(pair.db.prepare("select accountId from account where accountId = ?").all([`${who}-sub`])).toEqual([
       { accountId: `${who}-sub` },
     ]);
@@ -99,7 +112,11 @@ describe("sso: a sign-in started on one side finishes on the other (state and fi
         pair.db.prepare("update ssoProvider set oidcConfig = ? where providerId = 'both'").run([changed]);
       });
       pair.db.prepare("update ssoProvider set oidcConfig = ? where providerId = 'both'").run([original]);
-      expect([location.pathname, location.searchParams.get("error"), email]).toEqual(["/oops", "invalid_state", undefined]);
+      expect([location.pathname, location.searchParams.get("error"), email]).toEqual([
+        "/oops",
+        "invalid_state",
+        undefined,
+      ]);
     },
   );
 });

@@ -233,7 +233,9 @@ describe("GET /callback/:id (full redirect flows against a real IdP)", () => {
     });
     idp.login("alice-sub");
     // A client cannot forge the server-set `serverContext` through additionalData.
-    const url = await startSignIn(t.browser, { additionalData: { invite: "abc", serverContext: { forged: true } } });
+    const url = await startSignIn(t.browser, {
+      additionalData: { invite: "abc", serverContext: { forged: true } },
+    });
     const state = new URL(url).searchParams.get("state")!;
     // Stored under the SHA-256 of the state, not the state itself; no database row.
     const hashed = Buffer.from(

@@ -28,13 +28,20 @@ function importParameters(alg: string): RsaHashedImportParams | EcKeyImportParam
 /** A PKCS#8 PEM private key as a JWK (through WebCrypto), so one signer serves both forms. */
 async function pemToJwk(pem: string, alg: string): Promise<JsonWebKey> {
   const body = pem.replace(/-----(BEGIN|END) PRIVATE KEY-----/g, "").replace(/\s+/g, "");
-  const key = await crypto.subtle.importKey("pkcs8", base64Decode(body), importParameters(alg), true, ["sign"]);
+  const key = await crypto.subtle.importKey("pkcs8", base64Decode(body), importParameters(alg), true, [
+    "sign",
+  ]);
   return crypto.subtle.exportKey("jwk", key);
 }
 
 /** The key for a provider: `defaultSSO[].privateKey` first, then `resolvePrivateKey`. */
-async function keyMaterial(found: FoundProvider, options: ResolvedSSOOptions): Promise<PrivateKeyMaterial | null> {
-  const configured = options.defaultSSO.find((p) => p.providerId === found.providerId && p.privateKey)?.privateKey;
+async function keyMaterial(
+  found: FoundProvider,
+  options: ResolvedSSOOptions,
+): Promise<PrivateKeyMaterial | null> {
+  const configured = options.defaultSSO.find(
+    (p) => p.providerId === found.providerId && p.privateKey,
+  )?.privateKey;
   if (configured) return configured;
   if (!options.resolvePrivateKey) return null;
   return (
@@ -58,14 +65,20 @@ export async function tokenEndpointAuth(
 ): Promise<TokenEndpointAuth | null> {
   const { config } = found;
   if (config.tokenEndpointAuthentication !== "private_key_jwt")
-    return { method: config.tokenEndpointAuthentication === "client_secret_post" ? "client_secret_post" : "client_secret_basic" };
+    return {
+      method:
+        config.tokenEndpointAuthentication === "client_secret_post"
+          ? "client_secret_post"
+          : "client_secret_basic",
+    };
   const material = await keyMaterial(found, options);
   if (!material?.privateKeyJwk && !material?.privateKeyPem) return null;
   const wanted = config.privateKeyAlgorithm ?? material.algorithm;
   const algorithm = ASSERTION_ALGORITHMS.find((a) => a === wanted);
   const jwkAlg = material.privateKeyJwk?.alg;
   const alg = algorithm ?? jwkAlg ?? "RS256";
-  if (!ASSERTION_ALGORITHMS.some((a) => a === alg) || (algorithm && jwkAlg && algorithm !== jwkAlg)) return null;
+  if (!ASSERTION_ALGORITHMS.some((a) => a === alg) || (algorithm && jwkAlg && algorithm !== jwkAlg))
+    return null;
   try {
     const jwk = material.privateKeyJwk ?? (await pemToJwk(material.privateKeyPem!, alg));
     return privateKeyJwt({

@@ -14,7 +14,10 @@ export const hasPrivateKeySource = (options: ResolvedSSOOptions, providerId: str
 export function checkClientAuthentication(
   options: ResolvedSSOOptions,
   providerId: string,
-  config: { clientSecret?: string | undefined; tokenEndpointAuthentication?: TokenEndpointAuthentication | undefined },
+  config: {
+    clientSecret?: string | undefined;
+    tokenEndpointAuthentication?: TokenEndpointAuthentication | undefined;
+  },
 ): void {
   if (config.tokenEndpointAuthentication !== "private_key_jwt") {
     if (!config.clientSecret) throw referenceError("BAD_REQUEST", "CLIENT_SECRET_REQUIRED");

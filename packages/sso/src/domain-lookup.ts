@@ -24,7 +24,10 @@ export function coveringDomains(domain: string): string[] {
  * whose `domain` has a comma), so a sign-in by a registered domain or subdomain never reads
  * the whole table.
  */
-export async function findByEmailDomain(ctx: EndpointContext, domain: string): Promise<SSOProviderRow | null> {
+export async function findByEmailDomain(
+  ctx: EndpointContext,
+  domain: string,
+): Promise<SSOProviderRow | null> {
   const { adapter } = ctx.context;
   const exact = await adapter.findOne<SSOProviderRow>({
     model: "ssoProvider",

@@ -48,7 +48,8 @@ export const REFERENCE_MESSAGES = {
   PROVIDER_ID_RESERVED: "This providerId is reserved and cannot be used for an SSO provider",
   SSO_REGISTRATION_DISABLED: "SSO provider registration is disabled",
   NO_UPDATE_FIELDS: "No fields provided for update",
-  CLIENT_SECRET_REQUIRED: "clientSecret is required when using client_secret_basic or client_secret_post authentication",
+  CLIENT_SECRET_REQUIRED:
+    "clientSecret is required when using client_secret_basic or client_secret_post authentication",
   PRIVATE_KEY_REQUIRED:
     "private_key_jwt authentication requires either a resolvePrivateKey callback or a privateKey in defaultSSO",
   LOOKUP_INPUT_REQUIRED: "email, organizationSlug, domain or providerId is required",

@@ -63,7 +63,11 @@ export interface SSOOptions {
    * Key material for providers using `private_key_jwt` (after `defaultSSO[].privateKey`), called at
    * each token exchange, so keys can live in an HSM, KMS or vault rather than the database.
    */
-  resolvePrivateKey?: (params: { providerId: string; keyId?: string | undefined; issuer: string }) => Awaitable<PrivateKeyMaterial>;
+  resolvePrivateKey?: (params: {
+    providerId: string;
+    keyId?: string | undefined;
+    issuer: string;
+  }) => Awaitable<PrivateKeyMaterial>;
   /**
    * Latchkey: store client secrets encrypted (XChaCha20-Poly1305 under the auth secret, core's
    * symmetric format). Rows with a plain secret are still read; the reference cannot use an

@@ -74,7 +74,11 @@ export function parseProviderReference(value: unknown): ProviderReference | null
   if (typeof providerId !== "string" || !providerId) return null;
   if (typeof fingerprint !== "string" || !fingerprint) return null;
   if (source.type === "configured")
-    return { providerId, source: { type: "configured" }, authenticationConfigurationFingerprint: fingerprint };
+    return {
+      providerId,
+      source: { type: "configured" },
+      authenticationConfigurationFingerprint: fingerprint,
+    };
   if (source.type === "persisted" && typeof source.recordId === "string" && source.recordId)
     return {
       providerId,
@@ -85,7 +89,10 @@ export function parseProviderReference(value: unknown): ProviderReference | null
 }
 
 /** Whether `found` is still the provider, configured as it was, that `reference` names. */
-export async function isCurrentReference(found: FoundProvider, reference: ProviderReference): Promise<boolean> {
+export async function isCurrentReference(
+  found: FoundProvider,
+  reference: ProviderReference,
+): Promise<boolean> {
   if (reference.providerId !== found.providerId) return false;
   if (reference.source.type !== found.source.type) return false;
   if (

@@ -62,7 +62,9 @@ function ipv6Groups(ip: string): number[] | null {
   const fill = 8 - head.length - rest.length;
   if (fill < 0 || (halves.length === 1 && fill !== 0)) return null;
   const groups = [...head, ...new Array<number>(halves.length === 2 ? fill : 0).fill(0), ...rest];
-  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff)
+    ? groups
+    : null;
 }
 
 const embeddedIPv4 = (high: number, low: number): string =>
@@ -91,7 +93,12 @@ function isPublicIPv6(ip: string): boolean {
 
 /** Whether `hostname` (as `URL` parses it: IPv4 dotted, IPv6 bracketed, or a name) is publicly routable. */
 export function isPublicRoutableHost(hostname: string): boolean {
-  const host = hostname.trim().toLowerCase().replace(/^\[|\]$/g, "").replace(/%.*$/, "").replace(/\.+$/, "");
+  const host = hostname
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "")
+    .replace(/\.+$/, "");
   if (!host) return false;
   if (IPV4_DOTTED.test(host)) return host.split(".").every((o) => Number(o) <= 255) && isPublicIPv4(host);
   if (host.includes(":")) return isPublicIPv6(host);

@@ -44,7 +44,10 @@ badInputBattery({
       path: "/sso/update-provider",
       validBody: { providerId: "unknown", domain: "x.example" },
       // The reference's message-only answer (no code) when nothing is left to change.
-      expect: { ...validation, "missing field: domain": { status: 400, code: null, message: "No fields provided for update" } },
+      expect: {
+        ...validation,
+        "missing field: domain": { status: 400, code: null, message: "No fields provided for update" },
+      },
     },
     // An unknown provider: 404 with nothing written.
     {

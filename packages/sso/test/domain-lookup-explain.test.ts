@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type pg from "pg";
 import { Browser, type TestAuth, type TestIdP } from "@latchkey/test-support";
 import { coveringDomains } from "../src/domain-lookup.ts";
 import { AUTH, registration, signedIn, ssoInstance, startSSOIdP } from "./instance.ts";
+
+/** The part of a node-postgres pool these tests use (the test database's driver). */
+interface Pool {
+  query<R = unknown>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+}
 
 interface PlanNode {
   "Node Type": string;
@@ -12,7 +16,7 @@ interface PlanNode {
 const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 
 /** The statements sent on the pool while `run` runs, with their parameters. */
-async function recorded(pool: pg.Pool, run: () => Promise<void>) {
+async function recorded(pool: Pool, run: () => Promise<void>) {
   const statements: { text: string; values: unknown[] }[] = [];
   const original = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   (pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
@@ -34,15 +38,22 @@ async function recorded(pool: pg.Pool, run: () => Promise<void>) {
 
 let idp: TestIdP;
 let t: TestAuth;
-let pool: pg.Pool;
+let pool: Pool;
 beforeAll(async () => {
   idp = await startSSOIdP(["target", "listed"]);
   t = await ssoInstance("postgres", idp);
-  pool = t.database.driver as pg.Pool;
+  pool = t.database.driver as Pool;
   const owner = await signedIn(t, "explain");
-  expect((await owner.post("/sso/register", { ...registration(idp, "target"), domain: "target.example" })).status).toBe(200);
   expect(
-    (await owner.post("/sso/register", { ...registration(idp, "listed"), domain: "one.example, two.example" })).status,
+    (await owner.post("/sso/register", { ...registration(idp, "target"), domain: "target.example" })).status,
+  ).toBe(200);
+  expect(
+    (
+      await owner.post("/sso/register", {
+        ...registration(idp, "listed"),
+        domain: "one.example, two.example",
+      })
+    ).status,
   ).toBe(200);
   const { userId } = (await t.auth.$context.adapter.findOne<{ userId: string }>({
     model: "ssoProvider",
@@ -87,7 +98,11 @@ async function seqScans(statement: { text: string; values: unknown[] }): Promise
 
 describe("sign-in by email domain among 1,000 providers (PostgreSQL EXPLAIN)", () => {
   it("the domains that cover an email's domain, most specific first", () => {
-    expect(coveringDomains("Sub.Target.example")).toEqual(["sub.target.example", "target.example", "example"]);
+    expect(coveringDomains("Sub.Target.example")).toEqual([
+      "sub.target.example",
+      "target.example",
+      "example",
+    ]);
   });
 
   it.each([
@@ -98,7 +113,8 @@ describe("sign-in by email domain among 1,000 providers (PostgreSQL EXPLAIN)", (
     expect(status).toBe(200);
     expect(new URL(url).searchParams.get("redirect_uri")).toBe(`${AUTH}/sso/callback/target`);
     expect(statements.length).toBeGreaterThanOrEqual(1);
-    for (const statement of statements) expect(await seqScans(statement), statement.text).not.toContain("ssoProvider");
+    for (const statement of statements)
+      expect(await seqScans(statement), statement.text).not.toContain("ssoProvider");
   });
 
   it("a domain of a comma-separated list is still found (reading only rows that hold a list)", async () => {

@@ -61,7 +61,11 @@ describe("discovery_private_host: untrusted endpoints on internal hosts", () => 
           jwksEndpoint: "https://idp.public.example/jwks",
         },
       });
-      expect([tokenEndpoint, answer.status, answer.json?.code]).toEqual([tokenEndpoint, 400, "discovery_private_host"]);
+      expect([tokenEndpoint, answer.status, answer.json?.code]).toEqual([
+        tokenEndpoint,
+        400,
+        "discovery_private_host",
+      ]);
     }
     expect(await t.auth.$context.adapter.count({ model: "ssoProvider" })).toBe(0);
   });

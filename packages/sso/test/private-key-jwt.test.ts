@@ -33,10 +33,13 @@ beforeAll(async () => {
   ec = await keyPair({ name: "ECDSA", namedCurve: "P-256" }, "ec-1", "ES256");
   stranger = await keyPair(RSA, "rsa-1", "RS256");
   // The IdP knows the client by its public keys only: it verifies each assertion's signature.
-  idp = await startIdP(["acme-pk", "configured-pk"].map((id) => `${AUTH}/sso/callback/${id}`), {
-    tokenEndpointAuthMethod: "private_key_jwt",
-    clientJwks: [rsa.publicJwk, ec.publicJwk],
-  });
+  idp = await startIdP(
+    ["acme-pk", "configured-pk"].map((id) => `${AUTH}/sso/callback/${id}`),
+    {
+      tokenEndpointAuthMethod: "private_key_jwt",
+      clientJwks: [rsa.publicJwk, ec.publicJwk],
+    },
+  );
   idp.accounts.set("erin-sub", { email: "erin@pk.example", email_verified: true, name: "Erin" });
   idp.accounts.set("fay-sub", { email: "fay@conf.example", email_verified: true, name: "Fay" });
   t = await ssoInstance("sqlite", idp, {
@@ -67,7 +70,11 @@ beforeAll(async () => {
     providerId: "acme-pk",
     issuer: idp.issuer,
     domain: "pk.example",
-    oidcConfig: { clientId: CLIENT_ID, tokenEndpointAuthentication: "private_key_jwt", privateKeyId: "rsa-1" },
+    oidcConfig: {
+      clientId: CLIENT_ID,
+      tokenEndpointAuthentication: "private_key_jwt",
+      privateKeyId: "rsa-1",
+    },
   });
   if (registered.status !== 200) throw new Error(`register: ${registered.status} ${registered.text}`);
 });
@@ -79,10 +86,16 @@ afterAll(async () => {
 async function signIn(body: Record<string, unknown>, sub: string) {
   const browser = new Browser(BASE, t.auth.handler);
   idp.login(sub);
-  const res = await browser.post(`${AUTH}/sign-in/sso`, { callbackURL: "/dashboard", errorCallbackURL: "/oops", ...body });
+  const res = await browser.post(`${AUTH}/sign-in/sso`, {
+    callbackURL: "/dashboard",
+    errorCallbackURL: "/oops",
+    ...body,
+  });
   const { url } = (await res.json()) as { url: string };
   const { location } = await browser.follow(url);
-  const session = (await (await browser.send(`${AUTH}/get-session`)).json()) as { user: { email: string } } | null;
+  const session = (await (await browser.send(`${AUTH}/get-session`)).json()) as {
+    user: { email: string };
+  } | null;
   return { location: new URL(location, BASE), email: session?.user.email };
 }
 

@@ -114,7 +114,10 @@ describe("POST /sso/register with discovery", () => {
     });
     expect([secretless.status, secretless.json]).toEqual([
       400,
-      { message: "clientSecret is required when using client_secret_basic or client_secret_post authentication" },
+      {
+        message:
+          "clientSecret is required when using client_secret_basic or client_secret_post authentication",
+      },
     ]);
     expect(await rowCounts(env.t.auth)).toEqual(before);
   });
@@ -176,17 +179,14 @@ describe("POST /sso/register with discovery", () => {
       }
       // `/doc` lists only `private_key_jwt`: a provider authenticating so needs no client secret,
       // but a key source (`resolvePrivateKey` or `defaultSSO[].privateKey`), which this instance lacks.
-      const picked = await browser.post<{ message: string }>(
-        "/sso/register",
-        {
-          ...registration(env.idp, "r6", {
-            discoveryEndpoint: `${fake.origin}/doc`,
-            clientSecret: undefined,
-            tokenEndpointAuthentication: "private_key_jwt",
-          }),
-          issuer: fake.origin,
-        },
-      );
+      const picked = await browser.post<{ message: string }>("/sso/register", {
+        ...registration(env.idp, "r6", {
+          discoveryEndpoint: `${fake.origin}/doc`,
+          clientSecret: undefined,
+          tokenEndpointAuthentication: "private_key_jwt",
+        }),
+        issuer: fake.origin,
+      });
       expect([picked.status, picked.json]).toEqual([
         400,
         {

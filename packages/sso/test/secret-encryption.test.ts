@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { symmetricDecrypt } from "@latchkey/core";
-import { Browser, CLIENT_SECRET, TEST_SECRET, type TestAuth, type TestClient, type TestIdP } from "@latchkey/test-support";
+import {
+  Browser,
+  CLIENT_SECRET,
+  TEST_SECRET,
+  type TestAuth,
+  type TestClient,
+  type TestIdP,
+} from "@latchkey/test-support";
 import { AUTH, registration, signedIn, ssoInstance, startSSOIdP } from "./instance.ts";
 
 const BASE = "http://localhost:3000";
@@ -37,10 +44,15 @@ async function signIn(): Promise<string> {
 describe("encryptClientSecret", () => {
   it("stores the client secret sealed with core's symmetric format; the IdP still accepts the client", async () => {
     owner = await signedIn(t, "sealer");
-    expect((await owner.post("/sso/register", { ...registration(idp, "sealed"), domain: "sealed.example" })).status).toBe(200);
+    expect(
+      (await owner.post("/sso/register", { ...registration(idp, "sealed"), domain: "sealed.example" }))
+        .status,
+    ).toBe(200);
     const { config } = await storedConfig();
     expect(config.clientSecret).not.toBe(CLIENT_SECRET);
-    expect(await symmetricDecrypt({ key: TEST_SECRET, data: String(config.clientSecret) })).toBe(CLIENT_SECRET);
+    expect(await symmetricDecrypt({ key: TEST_SECRET, data: String(config.clientSecret) })).toBe(
+      CLIENT_SECRET,
+    );
     expect(await signIn()).toBe(`${BASE}/dashboard`);
   });
 
@@ -62,6 +74,8 @@ describe("encryptClientSecret", () => {
     expect(answer.status).toBe(200);
     const { config } = await storedConfig();
     expect(config.clientSecret).not.toBe("a-new-secret");
-    expect(await symmetricDecrypt({ key: TEST_SECRET, data: String(config.clientSecret) })).toBe("a-new-secret");
+    expect(await symmetricDecrypt({ key: TEST_SECRET, data: String(config.clientSecret) })).toBe(
+      "a-new-secret",
+    );
   });
 });

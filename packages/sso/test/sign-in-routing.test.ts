@@ -13,7 +13,12 @@ beforeAll(async () => {
   idp.accounts.set("carol-sub", { email: "carol@acme.example", email_verified: true, name: "Carol" });
   idp.accounts.set("dave-sub", { email: "dave@bare.example", email_verified: true, name: "Dave" });
   shared = await ssoInstance("sqlite", idp, { redirectURI: "/sso/callback" });
-  orgs = await ssoInstance("sqlite", idp, {}, { plugins: [organization(), (await import("../src/index.ts")).sso()] });
+  orgs = await ssoInstance(
+    "sqlite",
+    idp,
+    {},
+    { plugins: [organization(), (await import("../src/index.ts")).sso()] },
+  );
 });
 afterAll(async () => {
   await shared.close();
@@ -29,7 +34,8 @@ async function start(browser: Browser, body: Record<string, unknown>): Promise<U
 }
 
 const sessionEmail = async (browser: Browser) =>
-  ((await (await browser.send(`${AUTH}/get-session`)).json()) as { user: { email: string } } | null)?.user.email;
+  ((await (await browser.send(`${AUTH}/get-session`)).json()) as { user: { email: string } } | null)?.user
+    .email;
 
 describe("the shared callback (redirectURI)", () => {
   it("sends every provider's IdP back to /sso/callback and finds the provider from the state", async () => {
@@ -62,7 +68,10 @@ describe("the shared callback (redirectURI)", () => {
 describe("organizationSlug (organization plugin installed)", () => {
   it("signs in through the provider of the organization with that slug", async () => {
     const owner = await signedIn(orgs, "org-owner");
-    const created = await owner.post<{ id: string }>("/organization/create", { name: "Acme", slug: "acme-inc" });
+    const created = await owner.post<{ id: string }>("/organization/create", {
+      name: "Acme",
+      slug: "acme-inc",
+    });
     expect(created.status).toBe(200);
     const registered = await owner.post("/sso/register", {
       ...registration(idp, "org-idp"),
@@ -80,7 +89,10 @@ describe("organizationSlug (organization plugin installed)", () => {
 
   it("an unknown slug: 400 as the reference answers (nothing else to look up by); with an email, the email's domain", async () => {
     const browser = new Browser(BASE, orgs.auth.handler);
-    const unknown = await browser.post(`${AUTH}/sign-in/sso`, { callbackURL: "/d", organizationSlug: "nope" });
+    const unknown = await browser.post(`${AUTH}/sign-in/sso`, {
+      callbackURL: "/d",
+      organizationSlug: "nope",
+    });
     expect([unknown.status, await unknown.json()]).toEqual([
       400,
       { message: "providerId, orgId or domain is required" },

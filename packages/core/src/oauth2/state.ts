@@ -82,7 +82,8 @@ export async function generateState(
     newUserURL: body.newUserCallbackURL,
     link: extra.link,
     // After the spread: a `serverContext` key in client-supplied additional data is dropped.
-    serverContext: extra.serverContext && Object.keys(extra.serverContext).length ? extra.serverContext : undefined,
+    serverContext:
+      extra.serverContext && Object.keys(extra.serverContext).length ? extra.serverContext : undefined,
     expiresAt: Date.now() + STATE_TTL_SECONDS * 1000,
     requestSignUp: body.requestSignUp,
     idTokenNonce: extra.idTokenNonce,

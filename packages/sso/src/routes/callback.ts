@@ -61,7 +61,8 @@ async function finishSSOCallback(
   state: OAuthStateData,
 ): Promise<unknown> {
   const errorURL = state.errorURL ?? state.callbackURL ?? defaultErrorURL(ctx);
-  const fail = (code: string, description?: string) => callbackErrorRedirect(ctx, errorURL, code, description);
+  const fail = (code: string, description?: string) =>
+    callbackErrorRedirect(ctx, errorURL, code, description);
   if (params.error) throw fail(params.error, params.error_description);
   if (!params.code) throw fail(E.NO_CODE);
   const found = await providerById(ctx, options, providerId);

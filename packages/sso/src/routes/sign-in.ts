@@ -38,13 +38,16 @@ export const signInSSO = (options: ResolvedSSOOptions) =>
       throw referenceError("BAD_REQUEST", "LOOKUP_INPUT_REQUIRED");
     const found = await findProvider(ctx, options, ctx.body);
     // The reference's second check, reached with `defaultSSO` or an unknown organization slug.
-    if (found === "missing") throw new APIError("BAD_REQUEST", { message: "providerId, orgId or domain is required" });
+    if (found === "missing")
+      throw new APIError("BAD_REQUEST", { message: "providerId, orgId or domain is required" });
     if (!found) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND_FOR_ISSUER", "NOT_FOUND");
-    if (providerType === "saml") throw new APIError("BAD_REQUEST", { message: "SAML provider is not configured" });
+    if (providerType === "saml")
+      throw new APIError("BAD_REQUEST", { message: "SAML provider is not configured" });
     const { trustedOrigins } = ctx.context;
     const current = await withRuntimeDiscovery(found, trustedOrigins);
     await checkServerFetchedEndpoints(current.config, trustedOrigins);
-    if (!current.config.authorizationEndpoint) throw referenceError("BAD_REQUEST", "NO_AUTHORIZATION_ENDPOINT");
+    if (!current.config.authorizationEndpoint)
+      throw referenceError("BAD_REQUEST", "NO_AUTHORIZATION_ENDPOINT");
     const redirectURI = providerRedirectURI(ctx.context.baseURL, found.providerId, options.redirectURI);
     const provider = ssoOAuthProvider(current, options, redirectURI);
     const result = await oauthFlow.startRedirect(ctx, provider, {

@@ -49,37 +49,37 @@ function changesIdentity(
  */
 export const updateSSOProvider = (options: ResolvedSSOOptions) =>
   endpoint(
-  "/sso/update-provider",
-  { method: "POST", body: updateBody, use: [sessionMiddleware], requireHeaders: true },
-  async (ctx) => {
-    const { providerId, issuer, domain, oidcConfig } = ctx.body;
-    if (!issuer && !domain && !oidcConfig) throw referenceError("BAD_REQUEST", "NO_UPDATE_FIELDS");
-    const row = await accessibleProvider(ctx, providerId, ctx.context.session.user.id);
-    const current = parseOIDCConfig(row);
-    const merged = mergedConfig(current, ctx.body);
-    const next =
-      merged && oidcConfig?.clientSecret
-        ? { ...merged, clientSecret: await storedClientSecret(ctx, options, oidcConfig.clientSecret) }
-        : merged;
-    if (oidcConfig) checkConfiguredEndpoints(oidcConfig, ctx.context.trustedOrigins);
-    if (oidcConfig && next) checkClientAuthentication(options, providerId, next);
-    if (changesIdentity(row, current, next)) {
-      const linked = await ctx.context.adapter.count({
-        model: "account",
-        where: [{ field: "providerId", value: providerId }],
+    "/sso/update-provider",
+    { method: "POST", body: updateBody, use: [sessionMiddleware], requireHeaders: true },
+    async (ctx) => {
+      const { providerId, issuer, domain, oidcConfig } = ctx.body;
+      if (!issuer && !domain && !oidcConfig) throw referenceError("BAD_REQUEST", "NO_UPDATE_FIELDS");
+      const row = await accessibleProvider(ctx, providerId, ctx.context.session.user.id);
+      const current = parseOIDCConfig(row);
+      const merged = mergedConfig(current, ctx.body);
+      const next =
+        merged && oidcConfig?.clientSecret
+          ? { ...merged, clientSecret: await storedClientSecret(ctx, options, oidcConfig.clientSecret) }
+          : merged;
+      if (oidcConfig) checkConfiguredEndpoints(oidcConfig, ctx.context.trustedOrigins);
+      if (oidcConfig && next) checkClientAuthentication(options, providerId, next);
+      if (changesIdentity(row, current, next)) {
+        const linked = await ctx.context.adapter.count({
+          model: "account",
+          where: [{ field: "providerId", value: providerId }],
+        });
+        if (linked > 0) throw SSO_ERROR_CODES.fail("IDENTITY_FIELDS_LOCKED", "CONFLICT");
+      }
+      const updated = await ctx.context.adapter.update<SSOProviderRow>({
+        model: "ssoProvider",
+        where: [{ field: "id", value: row.id }],
+        update: {
+          ...(issuer ? { issuer } : {}),
+          ...(domain ? { domain } : {}),
+          ...(next && next !== current ? { oidcConfig: JSON.stringify(next) } : {}),
+        },
       });
-      if (linked > 0) throw SSO_ERROR_CODES.fail("IDENTITY_FIELDS_LOCKED", "CONFLICT");
-    }
-    const updated = await ctx.context.adapter.update<SSOProviderRow>({
-      model: "ssoProvider",
-      where: [{ field: "id", value: row.id }],
-      update: {
-        ...(issuer ? { issuer } : {}),
-        ...(domain ? { domain } : {}),
-        ...(next && next !== current ? { oidcConfig: JSON.stringify(next) } : {}),
-      },
-    });
-    if (!updated) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND", "NOT_FOUND");
-    return sanitizeProvider(updated, ctx.context.baseURL);
-  },
-);
+      if (!updated) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND", "NOT_FOUND");
+      return sanitizeProvider(updated, ctx.context.baseURL);
+    },
+  );
