@@ -117,4 +117,30 @@ describe("sso: refusals answer as the reference's", () => {
       pair.db.prepare("select count(*) as n from ssoProvider where providerId = 'saml-latchkey'").all([]),
     ).toEqual([{ n: 0 }]);
   });
+
+  it("row 124: two providers cover an email's parent domains: the reference takes the first row it reads, Latchkey the most specific", async () => {
+    const owner = await signUp(pair.reference, {
+      email: "nested@example.com",
+      password: "password-1234",
+      name: "N",
+    });
+    for (const [providerId, domain] of [
+      ["outer", "nested.example.com"],
+      ["inner", "eu.nested.example.com"],
+    ] as const) {
+      const answer = await pair.latchkey(
+        jsonPost("/sso/register", { ...body(providerId), domain }, { cookie: owner.cookie }),
+      );
+      expect(answer.status).toBe(200);
+    }
+    const pick = async (side: "reference" | "latchkey") => {
+      const response = await pair[side](
+        jsonPost("/sign-in/sso", { callbackURL: "/d", email: "ann@sales.eu.nested.example.com" }),
+      );
+      const { url } = (await response.json()) as { url: string };
+      return new URL(url).searchParams.get("redirect_uri");
+    };
+    expect(await pick("reference")).toBe("http://localhost:3000/api/auth/sso/callback/outer");
+    expect(await pick("latchkey")).toBe("http://localhost:3000/api/auth/sso/callback/inner");
+  });
 });

@@ -100,7 +100,7 @@ describe("sso: a sign-in started on one side finishes on the other (state and fi
     ["reference", "latchkey"],
     ["latchkey", "reference"],
   ] as const)(
-    "started on %s, provider changed, finished on %s: refused with invalid_state",
+    "row 123: started on %s, provider changed, finished on %s: refused with invalid_state",
     async (first, second) => {
       const row = pair.db.prepare("select oidcConfig from ssoProvider where providerId = 'both'").all([]) as {
         oidcConfig: string;

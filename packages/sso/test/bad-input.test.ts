@@ -65,6 +65,8 @@ badInputBattery({
     },
     // An unknown state: a redirect to the error page, nothing written.
     { method: "GET", path: "/sso/callback/held", validQuery: { code: "c", state: "unknown" } },
+    // The shared callback: the same, the provider unknown until the state is read.
+    { method: "GET", path: "/sso/callback", validQuery: { code: "c", state: "unknown" } },
     {
       method: "POST",
       path: "/sso/delete-provider",

@@ -101,4 +101,36 @@ describe("discovery_private_host: untrusted endpoints on internal hosts", () => 
     expect(((await answer.json()) as { code: string }).code).toBe("discovery_private_host");
     expect(await t.auth.$context.adapter.count({ model: "verification" })).toBe(0);
   });
+
+  it("an update moving an endpoint to an internal host: 400, the row unchanged", async () => {
+    const owner = await signedIn(t, "updater");
+    const registered = await owner.post("/sso/register", {
+      providerId: "public",
+      issuer: "https://idp.public.example",
+      domain: "public.example",
+      oidcConfig: {
+        clientId: "c",
+        clientSecret: "s",
+        skipDiscovery: true,
+        authorizationEndpoint: "https://idp.public.example/auth",
+        tokenEndpoint: "https://idp.public.example/token",
+        jwksEndpoint: "https://idp.public.example/jwks",
+      },
+    });
+    expect(registered.status).toBe(200);
+    const before = await t.auth.$context.adapter.findOne<{ oidcConfig: string }>({
+      model: "ssoProvider",
+      where: [{ field: "providerId", value: "public" }],
+    });
+    const answer = await owner.post<{ code: string }>("/sso/update-provider", {
+      providerId: "public",
+      oidcConfig: { jwksEndpoint: "http://192.168.0.10/jwks" },
+    });
+    expect([answer.status, answer.json?.code]).toEqual([400, "discovery_private_host"]);
+    const after = await t.auth.$context.adapter.findOne<{ oidcConfig: string }>({
+      model: "ssoProvider",
+      where: [{ field: "providerId", value: "public" }],
+    });
+    expect(after?.oidcConfig).toBe(before?.oidcConfig);
+  });
 });
