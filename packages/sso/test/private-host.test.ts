@@ -1,3 +1,5 @@
+import { lookup } from "node:dns/promises";
+import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, testAuth, type TestAuth } from "@latchkey/test-support";
 import { sso } from "../src/index.ts";
@@ -100,6 +102,43 @@ describe("discovery_private_host: untrusted endpoints on internal hosts", () => 
     expect(answer.status).toBe(400);
     expect(((await answer.json()) as { code: string }).code).toBe("discovery_private_host");
     expect(await t.auth.$context.adapter.count({ model: "verification" })).toBe(0);
+  });
+
+  // This machine's own name resolves (through /etc/hosts) to a loopback or private address.
+  const name = hostname();
+  const internalName = lookup(name, { all: true })
+    .then((found) => found.some((entry) => !isPublicRoutableHost(entry.address)))
+    .catch(() => false);
+
+  it("a public-looking DNS name that resolves to an internal address is refused before the token request", async (context) => {
+    if (!(await internalName) || !isPublicRoutableHost(name)) context.skip();
+    const owner = await signedIn(t, "dns");
+    const user = (await owner.get<{ user: { id: string } }>("/get-session")).json!;
+    await t.auth.$context.adapter.create({
+      model: "ssoProvider",
+      data: {
+        id: "row-dns",
+        providerId: "dns",
+        issuer: "https://idp.public.example",
+        domain: "dns.example",
+        userId: user.user.id,
+        oidcConfig: JSON.stringify({
+          issuer: "https://idp.public.example",
+          clientId: "c",
+          clientSecret: "s",
+          authorizationEndpoint: "https://idp.public.example/auth",
+          tokenEndpoint: `http://${name}:9/token`,
+          jwksEndpoint: "https://idp.public.example/jwks",
+          pkce: true,
+          overrideUserInfo: false,
+        }),
+      },
+    });
+    const browser = new Browser("http://localhost:3000", t.auth.handler);
+    const answer = await browser.post(`${AUTH}/sign-in/sso`, { callbackURL: "/d", providerId: "dns" });
+    const json = (await answer.json()) as { code: string; message: string };
+    expect([answer.status, json.code]).toEqual([400, "discovery_private_host"]);
+    expect(json.message).toContain("resolves to an address that is not publicly routable");
   });
 
   it("an update moving an endpoint to an internal host: 400, the row unchanged", async () => {
