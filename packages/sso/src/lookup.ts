@@ -93,13 +93,13 @@ async function organizationIdOf(ctx: EndpointContext, slug: string): Promise<str
  * The provider a sign-in names, in the reference's order: `defaultSSO` (by id, else by
  * domain), the table by `providerId`, else by the organization of `organizationSlug`, else by
  * the email's domain (exact, then any provider whose list covers it). `"missing"` when the
- * request names nothing to look up by.
+ * request names nothing to look up by, `"unusable"` for a row without an OIDC configuration.
  */
 export async function findProvider(
   ctx: EndpointContext,
   options: ResolvedSSOOptions,
   query: ProviderQuery,
-): Promise<FoundProvider | null | "missing"> {
+): Promise<FoundProvider | null | "missing" | "unusable"> {
   const domain = query.domain || query.email?.split("@")[1];
   const organizationId = query.organizationSlug ? await organizationIdOf(ctx, query.organizationSlug) : null;
   const configured = query.providerId
@@ -118,8 +118,8 @@ export async function findProvider(
           : { field: "organizationId", value: organizationId! },
       ],
     });
-    return row ? fromRow(row) : null;
+    return row ? (fromRow(row) ?? "unusable") : null;
   }
   const row = await findByEmailDomain(ctx, domain!);
-  return row ? fromRow(row) : null;
+  return row ? (fromRow(row) ?? "unusable") : null;
 }

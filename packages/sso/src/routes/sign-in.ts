@@ -41,6 +41,11 @@ export const signInSSO = (options: ResolvedSSOOptions) =>
     if (found === "missing")
       throw new APIError("BAD_REQUEST", { message: "providerId, orgId or domain is required" });
     if (!found) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND_FOR_ISSUER", "NOT_FOUND");
+    // A row stored without an OIDC configuration (the reference accepts those, row 120).
+    if (found === "unusable")
+      throw new APIError("BAD_REQUEST", {
+        message: providerType === "oidc" ? "OIDC provider is not configured" : "Invalid SSO provider",
+      });
     if (providerType === "saml")
       throw new APIError("BAD_REQUEST", { message: "SAML provider is not configured" });
     const { trustedOrigins } = ctx.context;
