@@ -120,3 +120,69 @@ describe("sso: a sign-in started on one side finishes on the other (state and fi
     },
   );
 });
+
+describe("sso: the shared callback (redirectURI) across the two", () => {
+  let idp: TestIdP;
+  let server: LiveServer;
+  let pair: Pair;
+  beforeAll(async () => {
+    server = await listen();
+    idp = await startIdP([`${server.origin}${BASE_PATH}/sso/callback`]);
+    for (const who of ["kai", "lu"])
+      idp.accounts.set(`${who}-sub`, { email: `${who}@shared.example.com`, email_verified: true, name: who });
+    pair = await createPair({
+      baseURL: server.origin,
+      reference: { plugins: [referenceSSO({ redirectURI: "/sso/callback" })], trustedOrigins: [idp.issuer] },
+      latchkey: { plugins: [sso({ redirectURI: "/sso/callback" })], trustedOrigins: [idp.issuer] },
+    });
+    const owner = await signUp(pair.reference, {
+      email: "owner@shared.example.com",
+      password: "password-1234",
+      name: "O",
+    });
+    const registered = await pair.reference(
+      jsonPost(
+        "/sso/register",
+        {
+          providerId: "shared",
+          issuer: idp.issuer,
+          domain: "shared.example.com",
+          oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+        },
+        { cookie: owner.cookie, origin: server.origin },
+      ),
+    );
+    if (registered.status !== 200)
+      throw new Error(`register: ${registered.status} ${await registered.text()}`);
+  });
+  afterAll(async () => {
+    pair.close();
+    await server.close();
+    await idp.close();
+  });
+
+  it.each([
+    ["reference", "latchkey", "kai"],
+    ["latchkey", "reference", "lu"],
+  ] as const)(
+    "started on %s, the IdP's answer at /sso/callback served by %s: signed in",
+    async (first, second, who) => {
+      const browser = new Browser(server.origin, (request) => fetch(request));
+      server.use(pair[first]);
+      idp.login(`${who}-sub`);
+      const started = await browser.post(`${server.origin}${BASE_PATH}/sign-in/sso`, {
+        email: `${who}@shared.example.com`,
+        callbackURL: "/dashboard",
+      });
+      const { url } = (await started.json()) as { url: string };
+      expect(new URL(url).searchParams.get("redirect_uri")).toBe(`${server.origin}${BASE_PATH}/sso/callback`);
+      server.use(pair[second]);
+      const { location } = await browser.follow(url);
+      expect(location).toBe(`${server.origin}/dashboard`);
+      const session = (await (await browser.send(`${server.origin}${BASE_PATH}/get-session`)).json()) as {
+        user: { email: string };
+      } | null;
+      expect(session?.user.email).toBe(`${who}@shared.example.com`);
+    },
+  );
+});
