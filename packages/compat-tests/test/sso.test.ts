@@ -104,6 +104,16 @@ describe("sso: providers cross between the two", () => {
     expect((await get(pair.reference, owner.cookie, "/sso/get-provider?providerId=empty-lk")).status).toBe(
       404,
     );
+    // A sign-in through the provider the reference stored: both refuse it alike.
+    const signIn = { callbackURL: "/d", providerId: "empty-ref" };
+    const answers = await Promise.all(
+      (["reference", "latchkey"] as const).map(async (side) => {
+        const response = await pair[side](jsonPost("/sign-in/sso", signIn));
+        return { status: response.status, json: await response.json() };
+      }),
+    );
+    expect(answers[1]).toEqual({ status: 400, json: { message: "Invalid SSO provider" } });
+    expect(answers[0]).toEqual(answers[1]);
   });
 
   it("row 121: the reference's register answer carries the client secret; Latchkey's does not", async () => {

@@ -218,7 +218,7 @@ describe("GET /callback/:id (full redirect flows against a real IdP)", () => {
     expect(info.status).toBe(200);
   });
 
-  it("state through secondary storage with hashed identifiers; getOAuthState sees additionalData at the top level", async () => {
+  it("state through secondary storage with hashed identifiers; getOAuthState sees additionalData at the top level, never a client's serverContext", async () => {
     const kv = mapStorage();
     let seen: Record<string, unknown> | null = null;
     const { createAuthMiddleware, getOAuthState } = await import("../src/index.ts");
@@ -232,7 +232,10 @@ describe("GET /callback/:id (full redirect flows against a real IdP)", () => {
       },
     });
     idp.login("alice-sub");
-    const url = await startSignIn(t.browser, { additionalData: { invite: "abc" } });
+    // A client cannot forge the server-set `serverContext` through additionalData.
+    const url = await startSignIn(t.browser, {
+      additionalData: { invite: "abc", serverContext: { forged: true } },
+    });
     const state = new URL(url).searchParams.get("state")!;
     // Stored under the SHA-256 of the state, not the state itself; no database row.
     const hashed = Buffer.from(
@@ -245,6 +248,7 @@ describe("GET /callback/:id (full redirect flows against a real IdP)", () => {
     expect(new URL(location).pathname).toBe("/dashboard");
     expect(seen).toMatchObject({ invite: "abc", callbackURL: "/dashboard" });
     expect((seen as unknown as Record<string, unknown>).additionalData).toBeUndefined();
+    expect((seen as unknown as Record<string, unknown>).serverContext).toBeUndefined();
     expect(kv.keys().filter((k) => k.startsWith("verification:"))).toEqual([]);
   });
 

@@ -20,6 +20,9 @@ export interface RegisterSSOProviderBody {
     userInfoEndpoint?: string;
     jwksEndpoint?: string;
     tokenEndpointAuthentication?: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+    /** `private_key_jwt`: the `kid` and algorithm of the client's assertion key. */
+    privateKeyId?: string;
+    privateKeyAlgorithm?: string;
     scopes?: string[];
     pkce?: boolean;
     overrideUserInfo?: boolean;
@@ -31,6 +34,8 @@ export interface RegisterSSOProviderBody {
 export interface SignInSSOBody {
   callbackURL: string;
   email?: string;
+  /** The organization (organization plugin) whose provider signs the user in. */
+  organizationSlug?: string;
   providerId?: string;
   domain?: string;
   errorCallbackURL?: string;
@@ -39,6 +44,8 @@ export interface SignInSSOBody {
   loginHint?: string;
   additionalParams?: Record<string, string>;
   requestSignUp?: boolean;
+  /** `"saml"` is refused (SAML is not served). */
+  providerType?: "oidc" | "saml";
 }
 
 /** The methods the client gains, under the reference client's names (`authClient.sso.*`, `authClient.signIn.sso`). */

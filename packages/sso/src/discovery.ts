@@ -6,6 +6,7 @@ export type DiscoveryErrorCode =
   | "discovery_invalid_url"
   | "discovery_not_found"
   | "discovery_untrusted_origin"
+  | "discovery_private_host"
   | "oidc_endpoint_redirect"
   | "discovery_invalid_json"
   | "discovery_incomplete"

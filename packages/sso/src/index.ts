@@ -2,7 +2,7 @@ import type { LatchkeyPlugin } from "@latchkey/core";
 import { SSO_ERROR_CODES } from "./error-codes.js";
 import { resolveSSOOptions, type ResolvedSSOOptions, type SSOOptions } from "./options.js";
 import { deleteSSOProvider, getSSOProvider, listSSOProviders } from "./routes/providers.js";
-import { ssoCallback } from "./routes/callback.js";
+import { ssoCallback, ssoSharedCallback } from "./routes/callback.js";
 import { signInSSO } from "./routes/sign-in.js";
 import { register } from "./routes/register.js";
 import { updateSSOProvider } from "./routes/update.js";
@@ -15,6 +15,7 @@ export type {
   DefaultSSOProvider,
   DomainVerificationOptions,
   OrganizationProvisioningOptions,
+  PrivateKeyMaterial,
   ProvisionedProvider,
   ProvisionUserInput,
   SSOOptions,
@@ -36,6 +37,7 @@ const endpointsOf = (options: ResolvedSSOOptions) => ({
   deleteSSOProvider: deleteSSOProvider(options),
   signInSSO: signInSSO(options),
   callbackSSO: ssoCallback(options),
+  callbackSSOShared: ssoSharedCallback(options),
   ...domainVerificationEndpoints(options),
 });
 

@@ -1,7 +1,8 @@
 import { APIError, type Adapter, type EndpointContext } from "@latchkey/core";
-import { providerFingerprint } from "./fingerprint.js";
+import { fromRow } from "./lookup.js";
+import { providerFingerprint } from "./provider-reference.js";
 import type { ResolvedSSOOptions } from "./options.js";
-import { parseOIDCConfig, type SSOProviderRow, type StoredOIDCConfig } from "./schema.js";
+import type { SSOProviderRow, StoredOIDCConfig } from "./schema.js";
 
 /** The transient reference to the exact provider configuration a guard is asked about (the reference's shape). */
 export interface SSOProviderReference {
@@ -59,14 +60,18 @@ export async function guardedMutation<R>(
     const providerReference: SSOProviderReference = {
       providerId: locked.providerId,
       source: { type: "persisted", recordId: locked.id },
-      authenticationConfigurationFingerprint: await providerFingerprint({
-        providerId: locked.providerId,
-        issuer: locked.issuer,
-        domain: locked.domain,
-        domainVerified: locked.domainVerified,
-        organizationId: locked.organizationId,
-        config: parseOIDCConfig(locked) ?? ({} as StoredOIDCConfig),
-      }),
+      authenticationConfigurationFingerprint: await providerFingerprint(
+        fromRow(locked) ?? {
+          providerId: locked.providerId,
+          issuer: locked.issuer,
+          domain: locked.domain,
+          domainVerified: locked.domainVerified,
+          organizationId: locked.organizationId,
+          config: {} as StoredOIDCConfig,
+          storedConfig: {},
+          source: { type: "persisted", recordId: locked.id },
+        },
+      ),
     };
     try {
       await guard(

@@ -7,8 +7,10 @@ import {
   validateAuthorizationCode,
   verifyIdToken,
   type OAuthProvider,
+  type TokenEndpointAuth,
 } from "@latchkey/core";
 import type { ResolvedSSOOptions } from "./options.js";
+import type { ProviderSource } from "./provider-reference.js";
 import type { OIDCMapping, SSOProviderRow, StoredOIDCConfig } from "./schema.js";
 import { emailInDomains } from "./domains.js";
 
@@ -19,12 +21,18 @@ export const DEFAULT_SCOPES = ["openid", "email", "profile", "offline_access"];
 export interface FoundProvider {
   providerId: string;
   issuer: string;
+  /** The configuration the flow uses (endpoints discovered at run time when stored without them). */
   config: StoredOIDCConfig;
+  /** The OIDC configuration as stored (or configured), for the fingerprint. */
+  storedConfig: Record<string, unknown>;
+  samlConfig?: unknown;
   domain: string;
+  /** Present only where the table has the column (or `defaultSSO` with domain verification). */
   domainVerified?: boolean | null | undefined;
   organizationId?: string | null | undefined;
   /** The stored row (absent for `defaultSSO` providers). */
   row?: SSOProviderRow | undefined;
+  source: ProviderSource;
 }
 
 /** Set when a request to the IdP met a redirect it refused, so the callback can answer `oidc_endpoint_redirect`. */
@@ -93,15 +101,12 @@ async function fetchUserInfo(url: string, accessToken: string): Promise<Record<s
 export function ssoOAuthProvider(
   found: FoundProvider,
   options: ResolvedSSOOptions,
-  redirectPath: string,
+  redirectURI: string,
+  auth: TokenEndpointAuth = { method: "client_secret_basic" },
   observer?: RequestObserver,
 ): OAuthProvider {
   const { config, providerId } = found;
   const pkce = config.pkce !== false;
-  const method =
-    config.tokenEndpointAuthentication === "client_secret_post"
-      ? "client_secret_post"
-      : "client_secret_basic";
   const claims = claimNames(config.mapping);
   const idToken = config.jwksEndpoint
     ? {
@@ -114,7 +119,8 @@ export function ssoOAuthProvider(
   return {
     id: providerId,
     name: providerId,
-    callbackPath: redirectPath,
+    // Nominal: the authorization request and the code exchange use `redirectURI` itself.
+    callbackPath: `/sso/callback/${encodeURIComponent(providerId)}`,
     flow: oauthFlow,
     disableImplicitSignUp: options.disableImplicitSignUp,
     options: {
@@ -133,7 +139,7 @@ export function ssoOAuthProvider(
       return createAuthorizationURL({
         authorizationEndpoint: config.authorizationEndpoint,
         clientId: config.clientId,
-        redirectURI: data.redirectURI,
+        redirectURI,
         state: data.state,
         codeVerifier: pkce ? data.codeVerifier : undefined,
         scopes: data.scopes?.length ? data.scopes : config.scopes?.length ? config.scopes : DEFAULT_SCOPES,
@@ -147,11 +153,12 @@ export function ssoOAuthProvider(
       return observed(observer, () =>
         validateAuthorizationCode({
           clientId: config.clientId,
-          clientSecret: config.clientSecret,
-          tokenEndpointAuth: { method },
+          // A private_key_jwt client sends its assertion, never a secret.
+          clientSecret: auth.method === "private_key_jwt" ? undefined : config.clientSecret,
+          tokenEndpointAuth: auth,
           tokenEndpoint,
           code: data.code,
-          redirectURI: data.redirectURI,
+          redirectURI,
           codeVerifier: pkce ? data.codeVerifier : undefined,
         }),
       );

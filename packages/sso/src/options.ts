@@ -23,7 +23,16 @@ export interface DefaultSSOProvider {
     allowIdpInitiated?: boolean;
   };
   samlConfig?: unknown;
-  privateKey?: string;
+  /** Key material for `private_key_jwt` at the token endpoint; stays in code, never stored. */
+  privateKey?: PrivateKeyMaterial;
+}
+
+/** A private key for `private_key_jwt` client assertions (RFC 7523): a JWK or a PKCS#8 PEM. */
+export interface PrivateKeyMaterial {
+  privateKeyJwk?: JsonWebKey;
+  privateKeyPem?: string;
+  kid?: string;
+  algorithm?: string;
 }
 
 /** The provider as `provisionUser` and `getRole` see it: the row with `oidcConfig` parsed (`userId` "default" for `defaultSSO`). */
@@ -101,6 +110,21 @@ export interface SSOOptions {
   domainVerification?: DomainVerificationOptions;
   /** One callback for every OIDC provider (a path or a URL), served at `/sso/callback`. */
   redirectURI?: string;
+  /**
+   * Key material for providers using `private_key_jwt` (after `defaultSSO[].privateKey`), called at
+   * each token exchange, so keys can live in an HSM, KMS or vault rather than the database.
+   */
+  resolvePrivateKey?: (params: {
+    providerId: string;
+    keyId?: string | undefined;
+    issuer: string;
+  }) => Awaitable<PrivateKeyMaterial>;
+  /**
+   * Latchkey: store client secrets encrypted (XChaCha20-Poly1305 under the auth secret, core's
+   * symmetric format). Rows with a plain secret are still read; the reference cannot use an
+   * encrypted secret, so leave it off while both serve the same table. @default false
+   */
+  encryptClientSecret?: boolean;
   /** Read the account id from `mapping.id` instead of `sub` (providers registered before 1.0 kept it there). @default false */
   legacyMappingId?: boolean;
   /** Renames the table (the reference's `modelName`). */

@@ -17,8 +17,9 @@ export const ssoSchema = {
         references: { model: "user", field: "id", onDelete: "cascade" },
       },
       providerId: { type: "string", required: true, unique: true },
-      organizationId: { type: "string", required: false },
-      domain: { type: "string", required: true },
+      // Latchkey's indexes (the reference has none): sign-in by organization and by email domain.
+      organizationId: { type: "string", required: false, index: true },
+      domain: { type: "string", required: true, index: true },
     },
   },
 } satisfies SchemaDefinition;

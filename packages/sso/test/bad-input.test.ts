@@ -43,17 +43,30 @@ badInputBattery({
       method: "POST",
       path: "/sso/update-provider",
       validBody: { providerId: "unknown", domain: "x.example" },
-      expect: validation,
+      // The reference's message-only answer (no code) when nothing is left to change.
+      expect: {
+        ...validation,
+        "missing field: domain": { status: 400, code: null, message: "No fields provided for update" },
+      },
     },
     // An unknown provider: 404 with nothing written.
     {
       method: "POST",
       path: "/sign-in/sso",
       validBody: { callbackURL: "/dashboard", providerId: "unknown" },
-      expect: validation,
+      expect: {
+        ...validation,
+        "missing field: providerId": {
+          status: 400,
+          code: null,
+          message: "email, organizationSlug, domain or providerId is required",
+        },
+      },
     },
     // An unknown state: a redirect to the error page, nothing written.
     { method: "GET", path: "/sso/callback/held", validQuery: { code: "c", state: "unknown" } },
+    // The shared callback: the same, the provider unknown until the state is read.
+    { method: "GET", path: "/sso/callback", validQuery: { code: "c", state: "unknown" } },
     {
       method: "POST",
       path: "/sso/delete-provider",

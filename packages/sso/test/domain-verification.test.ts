@@ -51,7 +51,7 @@ describe("domain verification over real DNS (UDP on 127.0.0.1)", () => {
     const browser = new Browser(BASE, t.auth.handler);
     const refused = await startSignIn(browser, { email: "vera@acme.example" });
     expect(refused.status).toBe(401);
-    expect(await refused.json()).toMatchObject({ code: "DOMAIN_NOT_VERIFIED" });
+    expect(await refused.json()).toEqual({ message: "Provider domain has not been verified" });
 
     // No record yet: 502, and the provider stays unverified.
     const missing = await owner.post("/sso/verify-domain", { providerId: "acme" });

@@ -96,14 +96,29 @@ describe("POST /sso/register with discovery", () => {
       code: "INVALID_OIDC_CONFIG",
       message: "Incomplete OIDC configuration: missing oidcConfig",
     });
-    const bare = await browser.post<{ message: string }>("/sso/register", {
+    // The reference's answers where the configuration is there but incomplete.
+    const bare = await browser.post<{ code: string; message: string }>("/sso/register", {
       ...registration(env.idp, "empty"),
       oidcConfig: {},
     });
-    expect(bare.status).toBe(400);
-    expect(bare.json?.message).toBe(
-      "Incomplete OIDC configuration: missing oidcConfig.clientId, oidcConfig.clientSecret",
-    );
+    expect([bare.status, bare.json]).toEqual([
+      400,
+      {
+        code: "VALIDATION_ERROR",
+        message: "[body.oidcConfig.clientId] Invalid input: expected string, received undefined",
+      },
+    ]);
+    const secretless = await browser.post("/sso/register", {
+      ...registration(env.idp, "empty"),
+      oidcConfig: { clientId: "c" },
+    });
+    expect([secretless.status, secretless.json]).toEqual([
+      400,
+      {
+        message:
+          "clientSecret is required when using client_secret_basic or client_secret_post authentication",
+      },
+    ]);
     expect(await rowCounts(env.t.auth)).toEqual(before);
   });
 
@@ -162,21 +177,22 @@ describe("POST /sso/register with discovery", () => {
           code,
         ]);
       }
-      // `/doc` lists only `private_key_jwt`: a provider authenticating so needs no client secret.
-      const picked = await browser.post<{ oidcConfig: { tokenEndpointAuthentication: string } }>(
-        "/sso/register",
+      // `/doc` lists only `private_key_jwt`: a provider authenticating so needs no client secret,
+      // but a key source (`resolvePrivateKey` or `defaultSSO[].privateKey`), which this instance lacks.
+      const picked = await browser.post<{ message: string }>("/sso/register", {
+        ...registration(env.idp, "r6", {
+          discoveryEndpoint: `${fake.origin}/doc`,
+          clientSecret: undefined,
+          tokenEndpointAuthentication: "private_key_jwt",
+        }),
+        issuer: fake.origin,
+      });
+      expect([picked.status, picked.json]).toEqual([
+        400,
         {
-          ...registration(env.idp, "r6", {
-            discoveryEndpoint: `${fake.origin}/doc`,
-            clientSecret: undefined,
-            tokenEndpointAuthentication: "private_key_jwt",
-          }),
-          issuer: fake.origin,
+          message:
+            "private_key_jwt authentication requires either a resolvePrivateKey callback or a privateKey in defaultSSO",
         },
-      );
-      expect([picked.status, picked.json?.oidcConfig.tokenEndpointAuthentication]).toEqual([
-        200,
-        "private_key_jwt",
       ]);
       expect(fake.paths).toContain("/redirect");
       expect(fake.paths).not.toContain("/elsewhere");

@@ -38,7 +38,9 @@ export async function startIdP(
   options: {
     pkceRequired?: boolean;
     /** How the test client authenticates at the token endpoint (the reference's default is post). */
-    tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
+    tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+    /** Public keys of the test client, which verify its `private_key_jwt` assertions (RFC 7523). */
+    clientJwks?: JWK[];
   } = {},
 ): Promise<TestIdP> {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
@@ -55,7 +57,10 @@ export async function startIdP(
     clients: [
       {
         client_id: CLIENT_ID,
-        client_secret: CLIENT_SECRET,
+        // A private_key_jwt client has no secret: only its signed assertion authenticates it.
+        ...(options.tokenEndpointAuthMethod === "private_key_jwt"
+          ? { jwks: { keys: options.clientJwks ?? [] } }
+          : { client_secret: CLIENT_SECRET }),
         redirect_uris: redirectURIs,
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],

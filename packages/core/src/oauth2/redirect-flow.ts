@@ -10,6 +10,8 @@ export interface RedirectFlowInput {
   loginHint?: string | undefined;
   additionalParams?: Record<string, string> | undefined;
   additionalData?: Record<string, unknown> | undefined;
+  /** Server-trusted values stored with the flow as `serverContext` (never from the request body). */
+  serverContext?: Record<string, unknown> | undefined;
   disableRedirect?: boolean | undefined;
   /** The signed-in user a `/link-social` flow links the account to. */
   link?: { userId: string; email: string };
@@ -29,6 +31,7 @@ export async function startRedirectFlow(
   const { state, codeVerifier } = await generateState(ctx, {
     link: input.link,
     additionalData: input.additionalData,
+    ...(input.serverContext ? { serverContext: input.serverContext } : {}),
     idTokenNonce,
   });
   const url = await provider.createAuthorizationURL({

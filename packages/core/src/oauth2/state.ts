@@ -27,6 +27,8 @@ const stateSchema = v.looseObject({
   ),
   requestSignUp: v.optional(v.boolean()),
   idTokenNonce: v.optional(v.string()),
+  // Server-set values riding the flow (the reference's `addOAuthServerContext`), never the body's.
+  serverContext: v.optional(v.record(v.string(), v.unknown())),
 });
 
 /** The data an OAuth flow carries from sign-in to callback. */
@@ -62,6 +64,8 @@ export async function generateState(
     link?: { email: string; userId: string };
     additionalData?: Record<string, unknown>;
     idTokenNonce?: string;
+    /** Server-trusted values for the callback (`state.serverContext`); a client's `additionalData` cannot set them. */
+    serverContext?: Record<string, unknown>;
   } = {},
 ): Promise<{ state: string; codeVerifier: string }> {
   const body = (ctx.body ?? {}) as StateBody;
@@ -77,6 +81,9 @@ export async function generateState(
     errorURL: body.errorCallbackURL,
     newUserURL: body.newUserCallbackURL,
     link: extra.link,
+    // After the spread: a `serverContext` key in client-supplied additional data is dropped.
+    serverContext:
+      extra.serverContext && Object.keys(extra.serverContext).length ? extra.serverContext : undefined,
     expiresAt: Date.now() + STATE_TTL_SECONDS * 1000,
     requestSignUp: body.requestSignUp,
     idTokenNonce: extra.idTokenNonce,

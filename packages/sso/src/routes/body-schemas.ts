@@ -1,3 +1,4 @@
+import { isReservedAuthorizationParam, RESERVED_AUTHORIZATION_PARAMS } from "@latchkey/core";
 import * as v from "valibot";
 
 const url = v.pipe(v.string(), v.url());
@@ -21,7 +22,7 @@ export const mappingSchema = v.object({
 
 /** The `oidcConfig` of a registration, as the reference accepts it. */
 export const oidcConfigSchema = v.object({
-  clientId: v.optional(v.string()),
+  clientId: v.string(),
   clientSecret: v.optional(v.string()),
   authorizationEndpoint: v.optional(url),
   tokenEndpoint: v.optional(url),
@@ -43,7 +44,13 @@ export const registerBody = v.object({
   providerId: v.pipe(v.string(), v.minLength(1)),
   issuer: url,
   domain: v.pipe(v.string(), v.minLength(1)),
-  oidcConfig: v.optional(v.pipe(plainObject, oidcConfigSchema)),
+  // The object schema first, so a missing `clientId` is named as zod names it; arrays refused after.
+  oidcConfig: v.optional(
+    v.pipe(
+      oidcConfigSchema,
+      v.check((input) => !Array.isArray(input), "Invalid input: expected object, received array"),
+    ),
+  ),
   samlConfig: v.optional(v.record(v.string(), v.unknown())),
   organizationId: v.optional(v.string()),
   overrideUserInfo: v.optional(v.boolean()),
@@ -59,3 +66,14 @@ export const updateBody = v.object({
 
 /** `{ providerId }` bodies and queries. */
 export const providerIdSchema = v.object({ providerId: v.pipe(v.string(), v.minLength(1)) });
+
+/** `additionalParams` of `/sign-in/sso`: a reserved OAuth parameter is a 400 `VALIDATION_ERROR`, as core's social sign-in answers it. */
+export const additionalParamsSchema = v.optional(
+  v.pipe(
+    v.record(v.string(), v.string()),
+    v.check(
+      (params) => !Object.keys(params).some(isReservedAuthorizationParam),
+      `additionalParams cannot include reserved OAuth parameters: ${RESERVED_AUTHORIZATION_PARAMS.join(", ")}`,
+    ),
+  ),
+);

@@ -1,24 +1,33 @@
 import {
+  APIError,
   callbackErrorRedirect,
   defaultErrorURL,
   endpoint,
   OAUTH_CALLBACK_ERROR_CODES as E,
   oauthFlow,
   parseState,
+  type EndpointContext,
+  type OAuthStateData,
 } from "@latchkey/core";
 import * as v from "valibot";
-import { providerFingerprint, type ProviderReference } from "../fingerprint.js";
+import { tokenEndpointAuth } from "../client-assertion.js";
+import { checkServerFetchedEndpoints } from "../endpoint-policy.js";
 import { providerById } from "../lookup.js";
 import { ssoOAuthProvider } from "../oidc-provider.js";
 import type { ResolvedSSOOptions } from "../options.js";
 import { assertDomainVerified } from "../domain-verification/guard.js";
 import { emailInDomains } from "../domains.js";
 import { afterSSOSignIn } from "../provisioning.js";
+import {
+  isCurrentReference,
+  parseProviderReference,
+  PROVIDER_STATE_KEY,
+  type ProviderReference,
+} from "../provider-reference.js";
+import { providerRedirectURI } from "../redirect-uri.js";
+import { withRuntimeDiscovery } from "../runtime-discovery.js";
+import { withPlainClientSecret } from "../secret-storage.js";
 import { restartIdpInitiated } from "./idp-initiated.js";
-
-/** The path (under the base URL) a provider's IdP returns to. */
-export const callbackPathOf = (providerId: string, _options: ResolvedSSOOptions): string =>
-  `/sso/callback/${encodeURIComponent(providerId)}`;
 
 const query = v.object({
   code: v.optional(v.string()),
@@ -28,60 +37,102 @@ const query = v.object({
   iss: v.optional(v.string()),
 });
 
+type CallbackQuery = v.InferOutput<typeof query>;
+
+/** The provider reference a flow's state carries (`serverContext.ssoProviderReference`), or null. */
+const referenceOf = (state: OAuthStateData): ProviderReference | null =>
+  parseProviderReference((state.serverContext as Record<string, unknown> | undefined)?.[PROVIDER_STATE_KEY]);
+
+/** Reads the query and the state; every failure is a redirect to the error page. */
+async function openFlow(ctx: EndpointContext): Promise<{ params: CallbackQuery; state: OAuthStateData }> {
+  const parsed = v.safeParse(query, ctx.query);
+  if (!parsed.success) throw callbackErrorRedirect(ctx, defaultErrorURL(ctx), E.INVALID_CALLBACK_REQUEST);
+  if (!parsed.output.state) throw callbackErrorRedirect(ctx, defaultErrorURL(ctx), E.STATE_NOT_FOUND);
+  return { params: parsed.output, state: await parseState(ctx, parsed.output.state) };
+}
+
 /**
- * `GET /sso/callback/:providerId`: the IdP's authorization response. Checks the state against
- * this browser, exchanges the code (PKCE verifier from the state), verifies the ID token,
- * creates or links the user and sets the session cookie; every outcome is a 302, to the
- * callback URL (or new-user URL) or to the error URL with `?error=`.
+ * The callback of one SSO sign-in, once the provider id is known (from the path, or from the
+ * state at the shared callback): checks the provider still matches the reference the sign-in
+ * stored, exchanges the code with the provider's client authentication, verifies the ID
+ * token, and signs the user in. Every outcome is a 302.
  */
+async function finishSSOCallback(
+  ctx: EndpointContext,
+  options: ResolvedSSOOptions,
+  providerId: string,
+  params: CallbackQuery,
+  state: OAuthStateData,
+): Promise<unknown> {
+  const errorURL = state.errorURL ?? state.callbackURL ?? defaultErrorURL(ctx);
+  const fail = (code: string, description?: string) =>
+    callbackErrorRedirect(ctx, errorURL, code, description);
+  if (params.error) throw fail(params.error, params.error_description);
+  if (!params.code) throw fail(E.NO_CODE);
+  const found = await providerById(ctx, options, providerId);
+  if (!found) throw fail("invalid_provider", "provider_not_found");
+  const reference = referenceOf(state);
+  if (!reference) throw fail("invalid_state", "missing_sso_provider_reference");
+  if (!(await isCurrentReference(found, reference))) throw fail("invalid_state", "SSO_PROVIDER_CHANGED");
+  assertDomainVerified(options, found);
+  let current = found;
+  try {
+    current = await withRuntimeDiscovery(found, ctx.context.trustedOrigins);
+    await checkServerFetchedEndpoints(current.config, ctx.context.trustedOrigins);
+  } catch (error) {
+    const message = error instanceof APIError ? error.body?.message : undefined;
+    throw fail("discovery_failed", message ?? "unexpected_discovery_error");
+  }
+  current = await withPlainClientSecret(ctx, options, current);
+  const auth = await tokenEndpointAuth(current, options);
+  if (!auth) throw fail("invalid_provider", "no_private_key_available");
+  const redirectURI = providerRedirectURI(ctx.context.baseURL, providerId, options.redirectURI);
+  const observer = { redirectRefused: false };
+  const provider = ssoOAuthProvider(current, options, redirectURI, auth, observer);
+  try {
+    return await oauthFlow.completeCallback(ctx, provider, {
+      state,
+      code: params.code,
+      iss: params.iss,
+      redirectURI,
+      fail,
+      // A verified domain covering the email vouches for it: implicit linking as for a trusted provider.
+      isTrustedProvider: ({ user }) =>
+        found.domainVerified === true && emailInDomains(String(user.email ?? ""), found.domain),
+      afterSignIn: (signedIn, identified) => afterSSOSignIn(ctx, options, found, signedIn, identified),
+    });
+  } catch (error) {
+    // The token or UserInfo endpoint answered with a redirect, which is never followed.
+    if (observer.redirectRefused) throw fail("oidc_endpoint_redirect");
+    throw error;
+  }
+}
+
+/** `GET /sso/callback/:providerId`: the IdP's authorization response for one provider. */
 export const ssoCallback = (options: ResolvedSSOOptions) =>
   endpoint("/sso/callback/:providerId", { method: "GET" }, async (ctx) => {
-    const parsed = v.safeParse(query, ctx.query);
-    if (!parsed.success) throw callbackErrorRedirect(ctx, defaultErrorURL(ctx), E.INVALID_CALLBACK_REQUEST);
-    const params = parsed.output;
-    if (params.state === undefined && params.code)
-      await restartIdpInitiated(
+    // An IdP-initiated login (a code, no state) restarts as a normal flow where the provider allows it.
+    const early = v.safeParse(query, ctx.query);
+    if (early.success && early.output.state === undefined && early.output.code)
+      await restartIdpInitiated(ctx, options, ctx.params.providerId ?? "");
+    const { params, state } = await openFlow(ctx);
+    return finishSSOCallback(ctx, options, ctx.params.providerId ?? "", params, state);
+  });
+
+/**
+ * `GET /sso/callback`: the shared callback every provider returns to when the `redirectURI`
+ * option is set; the provider is the one the sign-in's state names.
+ */
+export const ssoSharedCallback = (options: ResolvedSSOOptions) =>
+  endpoint("/sso/callback", { method: "GET" }, async (ctx) => {
+    const { params, state } = await openFlow(ctx);
+    const reference = referenceOf(state);
+    if (!reference)
+      throw callbackErrorRedirect(
         ctx,
-        options,
-        ctx.params.providerId ?? "",
-        callbackPathOf(ctx.params.providerId ?? "", options),
+        state.errorURL ?? state.callbackURL ?? defaultErrorURL(ctx),
+        "invalid_state",
+        "missing_sso_provider_reference",
       );
-    if (!params.state) throw callbackErrorRedirect(ctx, defaultErrorURL(ctx), E.STATE_NOT_FOUND);
-    const state = await parseState(ctx, params.state);
-    const errorURL = state.errorURL ?? state.callbackURL ?? defaultErrorURL(ctx);
-    const fail = (code: string, description?: string) =>
-      callbackErrorRedirect(ctx, errorURL, code, description);
-    if (params.error) throw fail(params.error, params.error_description);
-    if (!params.code) throw fail(E.NO_CODE);
-    const providerId = ctx.params.providerId ?? "";
-    const found = await providerById(ctx, options, providerId);
-    if (!found) throw fail("invalid_provider", "provider_not_found");
-    const reference = state.ssoProviderReference as ProviderReference | undefined;
-    if (
-      reference &&
-      (reference.providerId !== providerId ||
-        reference.authenticationConfigurationFingerprint !== (await providerFingerprint(found)))
-    )
-      throw fail("invalid_state", "SSO_PROVIDER_CHANGED");
-    assertDomainVerified(options, found);
-    const path = callbackPathOf(providerId, options);
-    const observer = { redirectRefused: false };
-    const provider = ssoOAuthProvider(found, options, path, observer);
-    try {
-      return await oauthFlow.completeCallback(ctx, provider, {
-        state,
-        code: params.code,
-        iss: params.iss,
-        redirectURI: `${ctx.context.baseURL}${path}`,
-        fail,
-        // A verified domain covering the email vouches for it: implicit linking as for a trusted provider.
-        isTrustedProvider: ({ user }) =>
-          found.domainVerified === true && emailInDomains(String(user.email ?? ""), found.domain),
-        afterSignIn: (signedIn, identified) => afterSSOSignIn(ctx, options, found, signedIn, identified),
-      });
-    } catch (error) {
-      // The token or UserInfo endpoint answered with a redirect, which is never followed.
-      if (observer.redirectRefused) throw fail("oidc_endpoint_redirect");
-      throw error;
-    }
+    return finishSSOCallback(ctx, options, reference.providerId, params, state);
   });

@@ -1,10 +1,13 @@
 import { endpoint, sessionMiddleware, type EndpointContext, type WithSession } from "@latchkey/core";
 import { hasOrganizationPlugin, isOwnerOrAdmin, membership } from "../access.js";
 import { discover } from "../discovery.js";
-import { incompleteOIDCConfig, SSO_ERROR_CODES } from "../error-codes.js";
+import { checkConfiguredEndpoints } from "../endpoint-policy.js";
+import { incompleteOIDCConfig, referenceError, SSO_ERROR_CODES } from "../error-codes.js";
+import { checkClientAuthentication } from "../client-authentication.js";
 import type { ResolvedSSOOptions } from "../options.js";
 import { providerRedirectURI } from "../redirect-uri.js";
 import { sanitizeProvider } from "../sanitize.js";
+import { storedClientSecret } from "../secret-storage.js";
 import type { SSOProviderRow, StoredOIDCConfig } from "../schema.js";
 import { registerBody } from "./body-schemas.js";
 import { issueToken } from "../domain-verification/token.js";
@@ -34,7 +37,7 @@ async function checkLimit(ctx: RegisterContext, options: ResolvedSSOOptions): Pr
     typeof options.providersLimit === "function"
       ? await options.providersLimit(user)
       : options.providersLimit;
-  if (limit === 0) throw SSO_ERROR_CODES.fail("SSO_REGISTRATION_DISABLED", "FORBIDDEN");
+  if (!limit) throw referenceError("FORBIDDEN", "SSO_REGISTRATION_DISABLED");
   const count = await ctx.context.adapter.count({
     model: "ssoProvider",
     where: [{ field: "userId", value: user.id }],
@@ -55,11 +58,7 @@ async function storedConfig(ctx: RegisterContext, options: ResolvedSSOOptions): 
   const { issuer, oidcConfig: config, overrideUserInfo } = ctx.body;
   // Be correct where the reference is not: it stores `{}` and every sign-in then fails.
   if (!config) throw incompleteOIDCConfig(["oidcConfig"]);
-  const missing: string[] = [];
-  if (!config.clientId) missing.push("oidcConfig.clientId");
-  if (!config.clientSecret && config.tokenEndpointAuthentication !== "private_key_jwt")
-    missing.push("oidcConfig.clientSecret");
-  if (missing.length) throw incompleteOIDCConfig(missing);
+  checkConfiguredEndpoints(config, ctx.context.trustedOrigins);
   const endpoints = config.skipDiscovery
     ? {
         discoveryEndpoint:
@@ -71,10 +70,14 @@ async function storedConfig(ctx: RegisterContext, options: ResolvedSSOOptions): 
         tokenEndpointAuthentication: config.tokenEndpointAuthentication ?? "client_secret_basic",
       }
     : await discover({ issuer, ...config }, ctx.context.trustedOrigins);
+  checkClientAuthentication(options, ctx.body.providerId, {
+    clientSecret: config.clientSecret,
+    tokenEndpointAuthentication: endpoints.tokenEndpointAuthentication,
+  });
   return {
     issuer,
-    clientId: config.clientId!,
-    clientSecret: config.clientSecret,
+    clientId: config.clientId,
+    clientSecret: await storedClientSecret(ctx, options, config.clientSecret),
     ...endpoints,
     privateKeyId: config.privateKeyId,
     privateKeyAlgorithm: config.privateKeyAlgorithm,
@@ -104,7 +107,7 @@ export const register = (options: ResolvedSSOOptions) =>
       const { providerId, organizationId } = ctx.body;
       await checkLimit(ctx, options);
       if (isReserved(ctx, options, providerId))
-        throw SSO_ERROR_CODES.fail("PROVIDER_ID_RESERVED", "UNPROCESSABLE_ENTITY");
+        throw referenceError("UNPROCESSABLE_ENTITY", "PROVIDER_ID_RESERVED");
       await checkOrganization(ctx, organizationId);
       if (await exists(ctx, providerId))
         throw SSO_ERROR_CODES.fail("PROVIDER_EXISTS", "UNPROCESSABLE_ENTITY");
@@ -133,7 +136,7 @@ export const register = (options: ResolvedSSOOptions) =>
           throw SSO_ERROR_CODES.fail("PROVIDER_EXISTS", "UNPROCESSABLE_ENTITY");
         throw error;
       }
-      // A database hook refused the row.
+      // A database hook on `ssoProvider` refused the row (Latchkey runs hooks on every table; the reference on none here).
       if (!created) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_CREATED", "BAD_REQUEST");
       return {
         ...sanitizeProvider(created, ctx.context.baseURL),

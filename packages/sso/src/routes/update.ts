@@ -1,11 +1,14 @@
 import { endpoint, sessionMiddleware } from "@latchkey/core";
 import type * as v from "valibot";
 import { accessibleProvider } from "../access.js";
-import { SSO_ERROR_CODES } from "../error-codes.js";
+import { checkClientAuthentication } from "../client-authentication.js";
+import { checkConfiguredEndpoints } from "../endpoint-policy.js";
+import { referenceError, SSO_ERROR_CODES } from "../error-codes.js";
+import type { ResolvedSSOOptions } from "../options.js";
 import { sanitizeProvider } from "../sanitize.js";
+import { storedClientSecret } from "../secret-storage.js";
 import { parseOIDCConfig, type SSOProviderRow, type StoredOIDCConfig } from "../schema.js";
 import { updateBody } from "./body-schemas.js";
-import type { ResolvedSSOOptions } from "../options.js";
 import { guardedMutation } from "../mutation-guard.js";
 
 /** The `oidcConfig` keys that say which IdP and client accounts belong to. */
@@ -51,10 +54,16 @@ export const updateSSOProvider = (options: ResolvedSSOOptions) =>
     { method: "POST", body: updateBody, use: [sessionMiddleware], requireHeaders: true },
     async (ctx) => {
       const { providerId, issuer, domain, oidcConfig } = ctx.body;
-      if (!issuer && !domain && !oidcConfig) throw SSO_ERROR_CODES.fail("NO_UPDATE_FIELDS", "BAD_REQUEST");
+      if (!issuer && !domain && !oidcConfig) throw referenceError("BAD_REQUEST", "NO_UPDATE_FIELDS");
       const row = await accessibleProvider(ctx, providerId, ctx.context.session.user.id);
       const current = parseOIDCConfig(row);
-      const next = mergedConfig(current, ctx.body);
+      const merged = mergedConfig(current, ctx.body);
+      const next =
+        merged && oidcConfig?.clientSecret
+          ? { ...merged, clientSecret: await storedClientSecret(ctx, options, oidcConfig.clientSecret) }
+          : merged;
+      if (oidcConfig) checkConfiguredEndpoints(oidcConfig, ctx.context.trustedOrigins);
+      if (oidcConfig && next) checkClientAuthentication(options, providerId, next);
       const boundary = changesIdentity(row, current, next);
       const mutation = { action: "update", isAuthenticationBoundaryChange: boundary } as const;
       const updated = await guardedMutation(ctx, options, row, mutation, async (db) => {

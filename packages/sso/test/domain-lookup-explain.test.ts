@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Browser, type TestAuth, type TestIdP } from "@latchkey/test-support";
+import { coveringDomains } from "../src/domain-lookup.ts";
+import { AUTH, registration, signedIn, ssoInstance, startSSOIdP } from "./instance.ts";
+
+/** The part of a node-postgres pool these tests use (the test database's driver). */
+interface Pool {
+  query<R = unknown>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+}
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  Plans?: PlanNode[];
+}
+const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+
+/** The statements sent on the pool while `run` runs, with their parameters. */
+async function recorded(pool: Pool, run: () => Promise<void>) {
+  const statements: { text: string; values: unknown[] }[] = [];
+  const original = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
+    const [first, second] = args;
+    if (typeof first === "string") statements.push({ text: first, values: (second as unknown[]) ?? [] });
+    else if (first && typeof first === "object" && "text" in first) {
+      const q = first as { text: string; values?: unknown[] };
+      statements.push({ text: q.text, values: q.values ?? [] });
+    }
+    return original(...args);
+  };
+  try {
+    await run();
+  } finally {
+    (pool as unknown as { query: unknown }).query = original;
+  }
+  return statements;
+}
+
+let idp: TestIdP;
+let t: TestAuth;
+let pool: Pool;
+beforeAll(async () => {
+  idp = await startSSOIdP(["target", "listed"]);
+  t = await ssoInstance("postgres", idp);
+  pool = t.database.driver as Pool;
+  const owner = await signedIn(t, "explain");
+  expect(
+    (await owner.post("/sso/register", { ...registration(idp, "target"), domain: "target.example" })).status,
+  ).toBe(200);
+  expect(
+    (
+      await owner.post("/sso/register", {
+        ...registration(idp, "listed"),
+        domain: "one.example, two.example",
+      })
+    ).status,
+  ).toBe(200);
+  const { userId } = (await t.auth.$context.adapter.findOne<{ userId: string }>({
+    model: "ssoProvider",
+    where: [{ field: "providerId", value: "target" }],
+  }))!;
+  // 1,000 more providers, each with its own domain, then fresh statistics: a planner that could scan would.
+  await pool.query(
+    `insert into "ssoProvider" (id, issuer, "oidcConfig", "userId", "providerId", domain)
+     select 'p' || g, $1, '{}', $2, 'provider-' || g, 'company-' || g || '.example' from generate_series(1, 1000) g`,
+    [idp.issuer, userId],
+  );
+  await pool.query('analyze "ssoProvider"');
+}, 60_000);
+afterAll(async () => {
+  await t.close();
+  await idp.close();
+});
+
+async function signInStatements(body: Record<string, unknown>) {
+  let status = 0;
+  let url = "";
+  const statements = await recorded(pool, async () => {
+    const res = await new Browser("http://localhost:3000", t.auth.handler).post(`${AUTH}/sign-in/sso`, {
+      callbackURL: "/d",
+      ...body,
+    });
+    status = res.status;
+    url = ((await res.json()) as { url?: string }).url ?? "";
+  });
+  return { status, url, statements: statements.filter((s) => s.text.includes('"ssoProvider"')) };
+}
+
+async function seqScans(statement: { text: string; values: unknown[] }): Promise<(string | undefined)[]> {
+  const result = await pool.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
+    `explain (format json) ${statement.text}`,
+    statement.values,
+  );
+  return nodes(result.rows[0]!["QUERY PLAN"][0]!.Plan)
+    .filter((n) => n["Node Type"] === "Seq Scan")
+    .map((n) => n["Relation Name"]);
+}
+
+describe("sign-in by email domain among 1,000 providers (PostgreSQL EXPLAIN)", () => {
+  it("the domains that cover an email's domain, most specific first", () => {
+    expect(coveringDomains("Sub.Target.example")).toEqual([
+      "sub.target.example",
+      "target.example",
+      "example",
+    ]);
+  });
+
+  it.each([
+    ["the exact domain", "ann@target.example"],
+    ["a subdomain (parent domains looked up with IN)", "ann@eu.sales.target.example"],
+  ])("%s: found without a sequential scan of ssoProvider", async (_label, email) => {
+    const { status, url, statements } = await signInStatements({ email });
+    expect(status).toBe(200);
+    expect(new URL(url).searchParams.get("redirect_uri")).toBe(`${AUTH}/sso/callback/target`);
+    expect(statements.length).toBeGreaterThanOrEqual(1);
+    for (const statement of statements)
+      expect(await seqScans(statement), statement.text).not.toContain("ssoProvider");
+  });
+
+  it("a domain of a comma-separated list is still found (reading only rows that hold a list)", async () => {
+    const { status, url, statements } = await signInStatements({ email: "bo@mail.two.example" });
+    expect(status).toBe(200);
+    expect(new URL(url).searchParams.get("redirect_uri")).toBe(`${AUTH}/sso/callback/listed`);
+    expect(statements.some((s) => /\blike\b/i.test(s.text))).toBe(true);
+  });
+});
