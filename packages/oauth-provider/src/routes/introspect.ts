@@ -28,7 +28,7 @@ async function introspect(ctx: EndpointContext, options: ResolvedOAuthOptions): 
 export function introspectEndpoint(options: ResolvedOAuthOptions) {
   return endpoint(
     "/oauth2/introspect",
-    { method: "POST", allowedMediaTypes: ["application/x-www-form-urlencoded"] },
+    { method: "POST", allowedMediaTypes: ["application/x-www-form-urlencoded"], formMembers: "all" },
     async (ctx) => {
       for (const [name, value] of Object.entries(NO_STORE)) ctx.setHeader(name, value);
       try {
