@@ -4,6 +4,7 @@ import { resolveOAuthOptions, type OAuthOptions, type ResolvedOAuthOptions } fro
 import { adminCreateClientEndpoint } from "./routes/admin-create-client.js";
 import { authorizeEndpoint } from "./routes/authorize.js";
 import { consentEndpoint } from "./routes/consent.js";
+import { endSessionConfirmEndpoint, endSessionEndpoint } from "./routes/end-session.js";
 import { deleteConsentEndpoint, getConsentEndpoint, getConsentsEndpoint, updateConsentEndpoint } from "./routes/consents.js";
 import {
   deleteClientEndpoint,
@@ -37,6 +38,8 @@ function endpoints(options: ResolvedOAuthOptions) {
     oauth2Introspect: introspectEndpoint(options),
     oauth2Revoke: revokeEndpoint(options),
     oauth2UserInfo: userInfoEndpoint(options),
+    oauth2EndSession: endSessionEndpoint(),
+    oauth2EndSessionConfirmation: endSessionConfirmEndpoint(),
     registerOAuthClient: registerEndpoint(options),
     createOAuthClient: createClientEndpoint(options),
     adminCreateOAuthClient: adminCreateClientEndpoint(options),

@@ -46,6 +46,10 @@ badInputBattery({
     { method: "POST", path: "/oauth2/token", validBody: { grant_type: "authorization_code", code: "x" }, nonJSON: true, expect: FORM_ONLY },
     { method: "POST", path: "/oauth2/introspect", validBody: { token: "x" }, nonJSON: true, expect: FORM_ONLY },
     { method: "POST", path: "/oauth2/revoke", validBody: { token: "x" }, nonJSON: true, expect: FORM_ONLY },
+    // Logout: no hint and a session is never ended without the user's confirmation.
+    { method: "GET", path: "/oauth2/end-session", validQuery: { client_id: "nope", state: "s" }, nonJSON: true },
+    { method: "POST", path: "/oauth2/end-session", validBody: { id_token_hint: "a.b.c", client_id: "nope" }, nonJSON: true },
+    { method: "POST", path: "/oauth2/end-session/confirm", validBody: { action: "confirm" }, nonJSON: true, expect: FORM_ONLY },
   ],
   expect: {
     "extra fields": { status: [302, 400, 401, 404, 415] },
