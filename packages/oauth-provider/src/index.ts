@@ -1,4 +1,5 @@
-import type { LatchkeyPlugin, PluginRateLimitRule } from "@latchkey/core";
+import type { AuthContext, LatchkeyPlugin, PluginRateLimitRule } from "@latchkey/core";
+import { backchannelLogoutHooks } from "./backchannel-logout.js";
 import { authorizationServerMetadata, openIdConfiguration } from "./metadata.js";
 import { resolveOAuthOptions, type OAuthOptions, type ResolvedOAuthOptions } from "./options.js";
 import { adminCreateClientEndpoint } from "./routes/admin-create-client.js";
@@ -29,6 +30,8 @@ import { wellKnownHandler } from "./well-known.js";
 export type { ClientAction, GrantType, OAuthOptions, OAuthRateLimitRule, StoreClientSecretOption, StoreTokensOption, StoredTokenType } from "./options.js";
 export type { OAuthAccessTokenRow, OAuthClientRow, OAuthConsentRow, OAuthRefreshTokenRow } from "./schema.js";
 export { authorizationServerMetadata, openIdConfiguration };
+export { BACKCHANNEL_LOGOUT_EVENT, settleBackchannelLogouts } from "./backchannel-logout.js";
+export type { BackchannelLogoutOptions } from "./options.js";
 
 function endpoints(options: ResolvedOAuthOptions) {
   return {
@@ -90,6 +93,9 @@ function rateLimits(options: ResolvedOAuthOptions): PluginRateLimitRule[] {
  */
 export function oauthProvider(options: OAuthOptions): OAuthProviderPlugin {
   const resolved = resolveOAuthOptions(options);
+  // Session delete hooks may run outside an endpoint call (core's sign-out passes none): they
+  // then use the context the plugin was started with.
+  let started: AuthContext | undefined;
   return {
     id: "oauth-provider",
     requires: ["jwt"],
@@ -97,7 +103,9 @@ export function oauthProvider(options: OAuthOptions): OAuthProviderPlugin {
     endpoints: endpoints(resolved),
     rateLimit: rateLimits(resolved),
     hooks: resumeHooks(resolved),
+    databaseHooks: backchannelLogoutHooks(resolved, () => started),
     init: (ctx) => {
+      started = ctx;
       // Tokens are bound to session rows (their ids are read back at the token endpoint and by
       // introspection), so sessions must also live in the database, as the reference requires.
       if (ctx.options.secondaryStorage && !ctx.options.session?.storeSessionInDatabase) {

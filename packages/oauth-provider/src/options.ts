@@ -123,6 +123,26 @@ export interface OAuthOptions {
   advertisedMetadata?: { scopes_supported?: string[]; claims_supported?: string[] };
   /** Per-route rate limits (window seconds, max requests). */
   rateLimit?: Partial<Record<"token" | "authorize" | "introspect" | "revoke" | "register" | "userinfo", OAuthRateLimitRule>>;
+  /**
+   * Secret (≥ 32 characters) keying pairwise subjects (OIDC Core §8.1): with it, clients may
+   * register `subject_type: "pairwise"` and see a per-sector `sub`.
+   */
+  pairwiseSecret?: string;
+  /** Back-channel logout delivery (a Latchkey option; see backchannel-logout.ts). */
+  backchannelLogout?: BackchannelLogoutOptions;
+}
+
+/** How logout tokens are delivered to clients' `backchannel_logout_uri` (OIDC Back-Channel Logout 1.0). */
+export interface BackchannelLogoutOptions {
+  /**
+   * Hosts (names or IP literals, as written in the URI) a `backchannel_logout_uri` may use although
+   * they are loopback, private or reserved, over http or https; for development and tests. @default []
+   */
+  allowedHosts?: string[];
+  /** Milliseconds one delivery attempt may take. @default 5000 */
+  timeout?: number;
+  /** Attempts per logout token (network failure, timeout or a 5xx answer is retried). @default 3 */
+  attempts?: number;
 }
 
 /** Options after defaults, resolved once by `oauthProvider()`. */
@@ -154,7 +174,7 @@ export const SCOPE_CLAIMS: Record<string, string[]> = {
 // Reference options this release does not implement. A config ported from the reference that
 // sets one must fail at start-up, not run with tokens, subjects or clients other than it asked for.
 const UNSUPPORTED = [
-  "disableJwtPlugin", "pairwiseSecret", "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
+  "disableJwtPlugin", "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
   "dpop", "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
   "formatRefreshToken", "scopeExpirations", "selectAccount", "signup", "postLogin",
@@ -185,6 +205,7 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     throw new TypeError("oauthProvider: loginPage and consentPage are required");
   }
   refuseUnsupported(options);
+  checkPairwiseSecret(options.pairwiseSecret);
   const scopes = [...new Set((options.scopes ?? DEFAULT_SCOPES).filter((scope) => scope.length > 0))];
   const known = new Set(scopes);
   const allowed = [...new Set([...(options.clientRegistrationAllowedScopes ?? []), ...(options.clientRegistrationDefaultScopes ?? [])])];
@@ -216,4 +237,10 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     storeClientSecret: options.storeClientSecret ?? "hashed",
     storeTokens: options.storeTokens ?? "hashed",
   };
+}
+
+/** `pairwiseSecret` keys every pairwise subject: at least 32 characters, as the reference requires. */
+function checkPairwiseSecret(secret: unknown): void {
+  if (secret === undefined) return;
+  if (typeof secret !== "string" || secret.length < 32) throw new TypeError("oauthProvider: pairwiseSecret must be at least 32 characters long");
 }
