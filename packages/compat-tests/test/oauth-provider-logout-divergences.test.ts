@@ -1,7 +1,11 @@
+import { createHmac } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { settleBackchannelLogouts } from "@latchkey/oauth-provider";
 import { describe, expect, it } from "vitest";
 import { signUp } from "./support/flows.ts";
-import { url } from "./support/instances.ts";
-import { ada, answer, authorize, pairPerTest, pkce, REDIRECT, register } from "./support/oauth-provider.ts";
+import { jsonPost, url, type Handler } from "./support/instances.ts";
+import { ada, answer, authorize, pairPerTest, pkce, redeem, REDIRECT, register } from "./support/oauth-provider.ts";
 
 /**
  * `@latchkey/oauth-provider` beside the reference's `oauthProvider()`: repeated form members
@@ -56,5 +60,78 @@ describe("oauth-provider: repeated members and logout (DIVERGENCES.md rows 142-1
       [400, { error: "invalid_request", error_description: "code must not be repeated" }],
       [400, { error: "invalid_request", error_description: "grant_type must not be repeated" }],
     ]);
+  });
+
+  it("end-session without a usable hint: the same answers (confirmation required, unknown client, client not enabled, the confirmation page)", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie, { post_logout_redirect_uris: ["https://client.example.com/bye"] });
+    const enabled = await register(p.reference, cookie, { post_logout_redirect_uris: ["https://client.example.com/bye"] });
+    p.db.prepare(`update "oauthClient" set "enableEndSession" = 1 where "clientId" = ?`).run([enabled.client_id]);
+    const ask = (side: Handler, query: Record<string, string>, headers: Record<string, string> = {}) =>
+      side(new Request(url(`/oauth2/end-session?${new URLSearchParams(query)}`), { headers: { cookie, ...headers } }));
+    for (const query of [{}, { client_id: "unknown" }, { client_id: c.client_id }, { client_id: enabled.client_id, post_logout_redirect_uri: "https://client.example.com/bye" }]) {
+      const [r, l] = [await answer(await ask(p.reference, query)), await answer(await ask(p.latchkey, query))];
+      expect([l.status, l.body], JSON.stringify(query)).toEqual([r.status, r.body]);
+    }
+    const pages = [];
+    for (const side of [p.reference, p.latchkey]) {
+      const res = await ask(side, { client_id: enabled.client_id }, { accept: "text/html", "sec-fetch-mode": "navigate" });
+      pages.push([res.status, res.headers.get("content-type"), res.headers.get("content-security-policy"), (await res.text()).includes("data-oidc-logout-confirmation")]);
+    }
+    expect(pages[1]).toEqual(pages[0]);
+    expect(pages[0]).toEqual([200, "text/html; charset=utf-8", "default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'", true]);
+  });
+
+  it("pairwise subjects: both compute the same sub for the same secret and client", async () => {
+    const secret = "pairwise-compat-secret-0123456789-abcdef";
+    const p = await pairWith({ pairwiseSecret: secret } as never);
+    const { cookie, userId } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie, { subject_type: "pairwise" });
+    const subs = [];
+    for (const side of [p.reference, p.latchkey]) {
+      const { verifier, challenge } = await pkce();
+      const tokens = (await (await redeem(side, c, await authorize(side, cookie, c.client_id, challenge), verifier)).json()) as { id_token: string };
+      subs.push(JSON.parse(Buffer.from(tokens.id_token.split(".")[1]!, "base64url").toString()).sub);
+    }
+    expect(subs[1]).toBe(subs[0]);
+    expect(subs[0]).toBe(createHmac("sha256", secret).update(`client.example.com.${userId}`).digest("base64"));
+  });
+
+  it("row 143: back-channel logout — the reference holds the sign-out answer until the RP answers and tries once; Latchkey answers at once and retries a 5xx", async () => {
+    const hits: number[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        hits.push(Date.now());
+        setTimeout(() => res.writeHead(503).end(), 700);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const listener = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bc`;
+    try {
+      const p = await pairWith({ backchannelLogout: { allowedHosts: ["127.0.0.1"], attempts: 2, timeout: 2000 } } as never);
+      const results = [];
+      let n = 0;
+      for (const side of [p.reference, p.latchkey]) {
+        const { cookie } = await signUp(side, { ...ada, email: `bc${++n}@example.com` });
+        const c = await register(side, cookie);
+        // Both refuse a loopback http URI at registration; the RP's URI is set on the row (an operator's edit).
+        p.db.prepare(`update "oauthClient" set "backchannelLogoutUri" = ? where "clientId" = ?`).run([listener, c.client_id]);
+        const { verifier, challenge } = await pkce();
+        expect((await redeem(side, c, await authorize(side, cookie, c.client_id, challenge), verifier)).status).toBe(200);
+        hits.length = 0;
+        const started = Date.now();
+        const out = await side(jsonPost("/sign-out", {}, { cookie }));
+        const took = Date.now() - started;
+        expect(out.status).toBe(200);
+        await settleBackchannelLogouts();
+        results.push({ held: took >= 650, attempts: hits.length });
+      }
+      expect(results[0]).toEqual({ held: true, attempts: 1 });
+      expect(results[1]).toEqual({ held: false, attempts: 2 });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
