@@ -70,7 +70,7 @@ describe("oauth-provider: repeated members and logout (DIVERGENCES.md rows 142-1
     p.db.prepare(`update "oauthClient" set "enableEndSession" = 1 where "clientId" = ?`).run([enabled.client_id]);
     const ask = (side: Handler, query: Record<string, string>, headers: Record<string, string> = {}) =>
       side(new Request(url(`/oauth2/end-session?${new URLSearchParams(query)}`), { headers: { cookie, ...headers } }));
-    for (const query of [{}, { client_id: "unknown" }, { client_id: c.client_id }, { client_id: enabled.client_id, post_logout_redirect_uri: "https://client.example.com/bye" }]) {
+    for (const query of [{}, { client_id: "unknown" }, { client_id: c.client_id }, { client_id: enabled.client_id, post_logout_redirect_uri: "https://client.example.com/bye" }] as Record<string, string>[]) {
       const [r, l] = [await answer(await ask(p.reference, query)), await answer(await ask(p.latchkey, query))];
       expect([l.status, l.body], JSON.stringify(query)).toEqual([r.status, r.body]);
     }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { client, type TestAuth, type TestClient } from "@latchkey/test-support";
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose";
+import { createLocalJWKSet, jwtVerify, type JWTPayload } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BACKCHANNEL_LOGOUT_EVENT, settleBackchannelLogouts } from "../src/index.ts";
 import { adminClient, api, authorizeCode, formPost, pkcePair, providerInstance, REDIRECT } from "./instance.ts";

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { client, type TestAuth, type TestClient } from "@latchkey/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oauthProvider } from "../src/index.ts";
-import { adminClient, baseOptions, formPost, pkcePair, providerInstance } from "./instance.ts";
+import { adminClient, api, baseOptions, formPost, pkcePair, providerInstance } from "./instance.ts";
 
 // OIDC Core §8.1 pairwise subjects: sector = host of the first redirect URI, as the reference.
 const SECRET = "pairwise-secret-0123456789-abcdefghij";
@@ -57,7 +57,7 @@ describe("pairwise subjects", () => {
   });
 
   it("discovery lists pairwise; registration keeps a pairwise client's redirect URIs on one host", async () => {
-    const doc = await t.auth.api.getOpenIdConfig({});
+    const doc = await api(t).getOpenIdConfig({});
     expect((doc as { subject_types_supported: string[] }).subject_types_supported).toEqual(["public", "pairwise"]);
     const res = await browser.post("/oauth2/register", { redirect_uris: ["https://a.example/cb", "https://b.example/cb"], subject_type: "pairwise" });
     expect([res.status, (res.json as { error: string }).error]).toEqual([400, "invalid_client_metadata"]);
