@@ -5,6 +5,7 @@ import { resolveOAuthOptions, type OAuthOptions, type ResolvedOAuthOptions } fro
 import { adminCreateClientEndpoint } from "./routes/admin-create-client.js";
 import { authorizeEndpoint } from "./routes/authorize.js";
 import { consentEndpoint } from "./routes/consent.js";
+import { continueEndpoint } from "./routes/continue.js";
 import { endSessionConfirmEndpoint, endSessionEndpoint } from "./routes/end-session.js";
 import { deleteConsentEndpoint, getConsentEndpoint, getConsentsEndpoint, updateConsentEndpoint } from "./routes/consents.js";
 import {
@@ -37,6 +38,7 @@ function endpoints(options: ResolvedOAuthOptions) {
   return {
     oauth2Authorize: authorizeEndpoint(options),
     oauth2Consent: consentEndpoint(options),
+    oauth2Continue: continueEndpoint(options),
     oauth2Token: tokenEndpoint(options),
     oauth2Introspect: introspectEndpoint(options),
     oauth2Revoke: revokeEndpoint(options),

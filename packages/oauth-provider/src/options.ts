@@ -1,4 +1,4 @@
-import type { SessionWithUser, User } from "@latchkey/core";
+import type { Session, SessionWithUser, User } from "@latchkey/core";
 
 /** The grants the provider serves at `/oauth2/token`. */
 export type GrantType = "authorization_code" | "client_credentials" | "refresh_token";
@@ -128,8 +128,27 @@ export interface OAuthOptions {
    * register `subject_type: "pairwise"` and see a per-sector `sub`.
    */
   pairwiseSecret?: string;
+  /** Account selection (`prompt=select_account`); the page calls `/oauth2/continue` with `selected: true`. */
+  selectAccount?: { page?: string; shouldRedirect: (info: InteractionInfo) => boolean | Promise<boolean> };
+  /** Sign-up steps (`prompt=create`); the page calls `/oauth2/continue` with `created: true`. */
+  signup?: { page?: string; shouldRedirect?: (info: InteractionInfo) => boolean | string | Promise<boolean | string> };
+  /** A step after sign-in and before consent (e.g. choosing an organization); the page calls `/oauth2/continue` with `postLogin: true`. */
+  postLogin?: {
+    page: string;
+    shouldRedirect: (info: InteractionInfo) => boolean | Promise<boolean>;
+    /** The `referenceId` stored with the consent and the tokens. */
+    consentReferenceId?: (info: Omit<InteractionInfo, "headers">) => string | undefined | Promise<string | undefined>;
+  };
   /** Back-channel logout delivery (a Latchkey option; see backchannel-logout.ts). */
   backchannelLogout?: BackchannelLogoutOptions;
+}
+
+/** What the interaction callbacks receive. */
+export interface InteractionInfo {
+  headers: Headers;
+  user: User & Record<string, unknown>;
+  session: Session & Record<string, unknown>;
+  scopes: string[];
 }
 
 /** How logout tokens are delivered to clients' `backchannel_logout_uri` (OIDC Back-Channel Logout 1.0). */
@@ -177,7 +196,7 @@ const UNSUPPORTED = [
   "disableJwtPlugin", "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
   "dpop", "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
-  "formatRefreshToken", "scopeExpirations", "selectAccount", "signup", "postLogin",
+  "formatRefreshToken", "scopeExpirations",
 "clientRegistrationClientSecretExpiration", "assertionMaxLifetime",
 ] as const;
 

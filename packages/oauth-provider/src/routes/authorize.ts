@@ -13,7 +13,7 @@ export function authorizeEndpoint(options: ResolvedOAuthOptions) {
     async (ctx) => {
       const source = ctx.method === "POST" ? ctx.body : ctx.query;
       const raw = source && typeof source === "object" && !Array.isArray(source) ? { ...(source as Record<string, unknown>) } : {};
-      return runAuthorize(ctx, options, raw);
+      return runAuthorize(ctx, options, raw, { isAuthorize: true });
     },
   );
 }
