@@ -26,6 +26,7 @@ badInputBattery({
   routes: [
     { method: "GET", path: "/oauth2/authorize", validQuery: { client_id: "x", response_type: "code", redirect_uri: REDIRECT, scope: "openid" }, nonJSON: true },
     { method: "POST", path: "/oauth2/consent", validBody: { accept: true, oauth_query: "client_id=x&sig=nope" }, nonJSON: true },
+    { method: "POST", path: "/oauth2/continue", validBody: { selected: true, oauth_query: "client_id=x&sig=nope" }, nonJSON: true },
     // Registering is a write: every case carries a redirect URI a web client may not have.
     { method: "POST", path: "/oauth2/register", validBody: { redirect_uris: ["http://insecure.example/cb"], application_type: "web" }, nonJSON: true },
     { method: "POST", path: "/oauth2/create-client", validBody: { redirect_uris: ["http://insecure.example/cb"], application_type: "web" }, nonJSON: true },
