@@ -212,3 +212,29 @@ describe("backchannel_logout_uri at registration", () => {
     }
   });
 });
+
+describe.each(["postgres", "mysql"] as const)("back-channel logout on %s", (kind) => {
+  it("sign-out revokes the session's tokens and delivers one verified logout token", async () => {
+    const other = await providerInstance({ backchannelLogout: { allowedHosts: ["127.0.0.1"], timeout: 1000 } }, kind);
+    try {
+      const browser = client(other.auth, { origin: true });
+      await browser.post("/sign-up/email", { email: `${kind}@example.com`, password: "correct horse battery", name: "K" });
+      const c = (await api(other).adminCreateOAuthClient({
+        body: { redirect_uris: [REDIRECT], skip_consent: true, backchannel_logout_uri: listenerURL, grant_types: ["authorization_code", "refresh_token"] },
+      })) as unknown as { client_id: string; client_secret: string };
+      const basic = { id: c.client_id, secret: c.client_secret };
+      const { verifier, challenge } = await pkcePair();
+      const code = await authorizeCode(browser, c.client_id, challenge, { scope: "openid" });
+      const tokens = (await formPost(browser, "/oauth2/token", { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT }, basic)).json as { access_token: string; id_token: string };
+      await browser.post("/sign-out", {});
+      await settleBackchannelLogouts();
+      expect(received).toHaveLength(1);
+      const jwks = (await client(other.auth).get("/jwks")).json as { keys: never[] };
+      const { payload } = await jwtVerify(received[0]!.token, createLocalJWKSet(jwks), { audience: c.client_id, typ: "logout+jwt" });
+      expect(payload.sid).toBe(JSON.parse(Buffer.from(tokens.id_token.split(".")[1]!, "base64url").toString()).sid);
+      expect((await formPost(client(other.auth), "/oauth2/introspect", { token: tokens.access_token }, basic)).json).toEqual({ active: false });
+    } finally {
+      await other.close();
+    }
+  });
+});
