@@ -16,6 +16,7 @@ import { matchRedirectUri } from "./redirect-uri.js";
 import type { OAuthConsentRow } from "./schema.js";
 import { signQuery } from "./signed-query.js";
 import { quoted } from "./echo.js";
+import { consentReferenceId, interactionStep, type AuthorizeSettings } from "./interaction-steps.js";
 
 type Redirect = { redirect: true; url: string };
 
@@ -32,8 +33,8 @@ async function failEarly(ctx: EndpointContext, raw: Record<string, unknown>, err
 }
 
 /** The login or consent page with the signed request (the page hands it back as `oauth_query`). */
-async function interaction(ctx: EndpointContext, options: ResolvedOAuthOptions, page: string, request: AuthorizationRequest): Promise<Redirect> {
-  return redirectTo(ctx, `${page}?${await signQuery(requestToParams(request), ctx.context.secret, options.codeExpiresIn)}`);
+async function interaction(ctx: EndpointContext, options: ResolvedOAuthOptions, page: string, request: AuthorizationRequest, postLoginClearedFor?: string): Promise<Redirect> {
+  return redirectTo(ctx, `${page}?${await signQuery(requestToParams(request), ctx.context.secret, options.codeExpiresIn, postLoginClearedFor)}`);
 }
 
 /**
@@ -42,7 +43,12 @@ async function interaction(ctx: EndpointContext, options: ResolvedOAuthOptions, 
  * not established, to the client's URI with an error after that (with `state` and RFC 9207
  * `iss`), to the login or consent page, or to the client's URI with a fresh code.
  */
-export async function runAuthorize(ctx: EndpointContext, options: ResolvedOAuthOptions, raw: Record<string, unknown>): Promise<Redirect> {
+export async function runAuthorize(
+  ctx: EndpointContext,
+  options: ResolvedOAuthOptions,
+  raw: Record<string, unknown>,
+  settings: AuthorizeSettings = {},
+): Promise<Redirect> {
   if (raw.request !== undefined && raw.request_uri !== undefined) {
     return failEarly(ctx, raw, "invalid_request", "request and request_uri cannot be used together");
   }
@@ -56,7 +62,7 @@ export async function runAuthorize(ctx: EndpointContext, options: ResolvedOAuthO
   const request = parsed;
   if (!request.response_type) return failEarly(ctx, raw, "invalid_request", "response_type is required");
   const prompts = promptsOf(request);
-  if (prompts.has("select_account")) {
+  if (prompts.has("select_account") && !options.selectAccount?.page) {
     return redirectTo(ctx, errorPageURL(ctx, "unsupported_prompt_select_account", "unsupported prompt type"));
   }
   const client = await findClient(ctx.context, request.client_id!);
@@ -103,10 +109,14 @@ export async function runAuthorize(ctx: EndpointContext, options: ResolvedOAuthO
   if (!session || (request.max_age !== undefined && !fresh) || prompts.has("login") || prompts.has("create")) {
     // OIDC Core §3.1.2.6: prompt=none never shows a page.
     if (prompts.has("none")) return back("login_required", "authentication required");
-    return interaction(ctx, options, options.loginPage, request);
+    return interaction(ctx, options, prompts.has("create") ? (options.signup?.page ?? options.loginPage) : options.loginPage, request);
   }
   if (fresh) delete request.max_age;
-  if (prompts.has("consent")) return interaction(ctx, options, options.consentPage, request);
+  const step = await interactionStep(ctx, options, session, scopes, prompts, settings);
+  if (step) return "error" in step ? back(step.error, step.description) : interaction(ctx, options, step.page, request);
+  // The consent page's answer resumes with the post-login step done for this session.
+  const postLoginDone = options.postLogin ? session.session.id : undefined;
+  if (prompts.has("consent")) return interaction(ctx, options, options.consentPage, request, postLoginDone);
 
   const grant = {
     query: { ...request, client_id: client.clientId } as Record<string, unknown> & { client_id: string },
@@ -114,6 +124,7 @@ export async function runAuthorize(ctx: EndpointContext, options: ResolvedOAuthO
     sessionId: session.session.id,
     authTime: new Date(session.session.createdAt).getTime(),
     resource: resources,
+    referenceId: await consentReferenceId(options, session, scopes),
   };
   if (!client.skipConsent) {
     const consent = await ctx.context.adapter.findOne<OAuthConsentRow & Record<string, unknown>>({
@@ -130,7 +141,7 @@ export async function runAuthorize(ctx: EndpointContext, options: ResolvedOAuthO
       resources.every((resource) => (consent.resources ?? []).includes(resource));
     if (!covered) {
       if (prompts.has("none")) return back("consent_required", "End-User consent is required");
-      return interaction(ctx, options, options.consentPage, request);
+      return interaction(ctx, options, options.consentPage, request, postLoginDone);
     }
   }
   const code = await issueAuthorizationCode(ctx.context, options, grant);

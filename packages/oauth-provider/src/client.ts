@@ -40,6 +40,10 @@ export interface OAuthProviderClientMethods {
   oauth2: {
     /** `POST /oauth2/consent`: accept (all or some of the scopes) or deny; the page's signed query is sent along. */
     consent(body: { accept: boolean; scope?: string; oauth_query?: string }): Promise<ClientResult<OAuthRedirect>>;
+    /** `POST /oauth2/continue`: an account-selection, sign-up or post-login page's step is done; the page's signed query is sent along. */
+    continue(body: { selected?: boolean; created?: boolean; postLogin?: boolean; oauth_query?: string }): Promise<ClientResult<OAuthRedirect>>;
+    /** `POST /oauth2/end-session` (RP-Initiated Logout): `{ redirect, url }` to the registered post-logout URI, or `null`. */
+    endSession(body: { id_token_hint?: string; client_id?: string; post_logout_redirect_uri?: string; state?: string }): Promise<ClientResult<OAuthRedirect | null>>;
     /** `POST /oauth2/register` (RFC 7591). */
     register(body: Record<string, unknown> & { redirect_uris?: string[] }): Promise<ClientResult<OAuthClientInformation>>;
     /** `POST /oauth2/create-client`: a client owned by the signed-in user. */
@@ -86,6 +90,11 @@ export const oauthProviderClient = (): ClientPlugin<OAuthProviderClientMethods> 
         const oauthQuery = body.oauth_query ?? currentOAuthQuery();
         return call<OAuthRedirect>("/oauth2/consent", { method: "POST", body: oauthQuery ? { ...body, oauth_query: oauthQuery } : body });
       },
+      continue: (body) => {
+        const oauthQuery = body.oauth_query ?? currentOAuthQuery();
+        return call<OAuthRedirect>("/oauth2/continue", { method: "POST", body: oauthQuery ? { ...body, oauth_query: oauthQuery } : body });
+      },
+      endSession: (body) => call<OAuthRedirect | null>("/oauth2/end-session", { method: "POST", body }),
       register: (body) => call<OAuthClientInformation>("/oauth2/register", { method: "POST", body }),
       createClient: (body) => call<OAuthClientInformation>("/oauth2/create-client", { method: "POST", body }),
       updateClient: (body) => call<OAuthClientInformation>("/oauth2/update-client", { method: "POST", body }),

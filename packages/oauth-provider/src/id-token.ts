@@ -3,6 +3,7 @@ import { JWT_SIGNER } from "@latchkey/jwt";
 import { clientMetadata } from "./clients.js";
 import { jwtOptions, tokenIssuer } from "./issuer.js";
 import type { ResolvedOAuthOptions } from "./options.js";
+import { subjectFor } from "./subject.js";
 import type { OAuthClientRow } from "./schema.js";
 
 /** Claims the provider owns in an ID token; `customIdTokenClaims` cannot set them (spec rule 2). */
@@ -50,7 +51,7 @@ export async function createIdToken(ctx: AuthContext, options: ResolvedOAuthOpti
     ...extra,
     at_hash: await accessTokenHash(input.accessToken, alg),
     iss: tokenIssuer(ctx),
-    sub: input.user.id,
+    sub: await subjectFor(ctx, options, input.user.id, input.client),
     aud: input.client.clientId,
     nonce: input.nonce,
     iat,

@@ -1,9 +1,12 @@
-import type { LatchkeyPlugin, PluginRateLimitRule } from "@latchkey/core";
+import type { AuthContext, LatchkeyPlugin, PluginRateLimitRule } from "@latchkey/core";
+import { backchannelLogoutHooks } from "./backchannel-logout.js";
 import { authorizationServerMetadata, openIdConfiguration } from "./metadata.js";
 import { resolveOAuthOptions, type OAuthOptions, type ResolvedOAuthOptions } from "./options.js";
 import { adminCreateClientEndpoint } from "./routes/admin-create-client.js";
 import { authorizeEndpoint } from "./routes/authorize.js";
 import { consentEndpoint } from "./routes/consent.js";
+import { continueEndpoint } from "./routes/continue.js";
+import { endSessionConfirmEndpoint, endSessionEndpoint } from "./routes/end-session.js";
 import { deleteConsentEndpoint, getConsentEndpoint, getConsentsEndpoint, updateConsentEndpoint } from "./routes/consents.js";
 import {
   deleteClientEndpoint,
@@ -28,15 +31,20 @@ import { wellKnownHandler } from "./well-known.js";
 export type { ClientAction, GrantType, OAuthOptions, OAuthRateLimitRule, StoreClientSecretOption, StoreTokensOption, StoredTokenType } from "./options.js";
 export type { OAuthAccessTokenRow, OAuthClientRow, OAuthConsentRow, OAuthRefreshTokenRow } from "./schema.js";
 export { authorizationServerMetadata, openIdConfiguration };
+export { BACKCHANNEL_LOGOUT_EVENT, settleBackchannelLogouts } from "./backchannel-logout.js";
+export type { BackchannelLogoutOptions } from "./options.js";
 
 function endpoints(options: ResolvedOAuthOptions) {
   return {
     oauth2Authorize: authorizeEndpoint(options),
     oauth2Consent: consentEndpoint(options),
+    oauth2Continue: continueEndpoint(options),
     oauth2Token: tokenEndpoint(options),
     oauth2Introspect: introspectEndpoint(options),
     oauth2Revoke: revokeEndpoint(options),
     oauth2UserInfo: userInfoEndpoint(options),
+    oauth2EndSession: endSessionEndpoint(),
+    oauth2EndSessionConfirmation: endSessionConfirmEndpoint(),
     registerOAuthClient: registerEndpoint(options),
     createOAuthClient: createClientEndpoint(options),
     adminCreateOAuthClient: adminCreateClientEndpoint(options),
@@ -87,6 +95,9 @@ function rateLimits(options: ResolvedOAuthOptions): PluginRateLimitRule[] {
  */
 export function oauthProvider(options: OAuthOptions): OAuthProviderPlugin {
   const resolved = resolveOAuthOptions(options);
+  // Session delete hooks may run outside an endpoint call (core's sign-out passes none): they
+  // then use the context the plugin was started with.
+  let started: AuthContext | undefined;
   return {
     id: "oauth-provider",
     requires: ["jwt"],
@@ -94,7 +105,9 @@ export function oauthProvider(options: OAuthOptions): OAuthProviderPlugin {
     endpoints: endpoints(resolved),
     rateLimit: rateLimits(resolved),
     hooks: resumeHooks(resolved),
+    databaseHooks: backchannelLogoutHooks(resolved, () => started),
     init: (ctx) => {
+      started = ctx;
       // Tokens are bound to session rows (their ids are read back at the token endpoint and by
       // introspection), so sessions must also live in the database, as the reference requires.
       if (ctx.options.secondaryStorage && !ctx.options.session?.storeSessionInDatabase) {

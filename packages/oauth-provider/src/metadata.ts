@@ -48,7 +48,7 @@ export function openIdConfiguration(ctx: AuthContext, options: ResolvedOAuthOpti
     claims_supported: options.advertisedMetadata?.claims_supported ?? options.claims,
     claims_parameter_supported: true,
     userinfo_endpoint: `${ctx.baseURL}/oauth2/userinfo`,
-    subject_types_supported: ["public"],
+    subject_types_supported: options.pairwiseSecret ? ["public", "pairwise"] : ["public"],
     acr_values_supported: ["0"],
     id_token_signing_alg_values_supported: [jwtOptions(ctx)?.keyPairConfig.alg ?? "EdDSA"],
     end_session_endpoint: `${ctx.baseURL}/oauth2/end-session`,

@@ -1,4 +1,4 @@
-import type { SessionWithUser, User } from "@latchkey/core";
+import type { Session, SessionWithUser, User } from "@latchkey/core";
 
 /** The grants the provider serves at `/oauth2/token`. */
 export type GrantType = "authorization_code" | "client_credentials" | "refresh_token";
@@ -137,6 +137,45 @@ export interface OAuthOptions {
   dpop?: { proofMaxAgeSeconds?: number; signingAlgorithms?: string[] };
   /** Per-route rate limits (window seconds, max requests). */
   rateLimit?: Partial<Record<"token" | "authorize" | "introspect" | "revoke" | "register" | "userinfo", OAuthRateLimitRule>>;
+  /**
+   * Secret (≥ 32 characters) keying pairwise subjects (OIDC Core §8.1): with it, clients may
+   * register `subject_type: "pairwise"` and see a per-sector `sub`.
+   */
+  pairwiseSecret?: string;
+  /** Account selection (`prompt=select_account`); the page calls `/oauth2/continue` with `selected: true`. */
+  selectAccount?: { page?: string; shouldRedirect: (info: InteractionInfo) => boolean | Promise<boolean> };
+  /** Sign-up steps (`prompt=create`); the page calls `/oauth2/continue` with `created: true`. */
+  signup?: { page?: string; shouldRedirect?: (info: InteractionInfo) => boolean | string | Promise<boolean | string> };
+  /** A step after sign-in and before consent (e.g. choosing an organization); the page calls `/oauth2/continue` with `postLogin: true`. */
+  postLogin?: {
+    page: string;
+    shouldRedirect: (info: InteractionInfo) => boolean | Promise<boolean>;
+    /** The `referenceId` stored with the consent and the tokens. */
+    consentReferenceId?: (info: Omit<InteractionInfo, "headers">) => string | undefined | Promise<string | undefined>;
+  };
+  /** Back-channel logout delivery (a Latchkey option; see backchannel-logout.ts). */
+  backchannelLogout?: BackchannelLogoutOptions;
+}
+
+/** What the interaction callbacks receive. */
+export interface InteractionInfo {
+  headers: Headers;
+  user: User & Record<string, unknown>;
+  session: Session & Record<string, unknown>;
+  scopes: string[];
+}
+
+/** How logout tokens are delivered to clients' `backchannel_logout_uri` (OIDC Back-Channel Logout 1.0). */
+export interface BackchannelLogoutOptions {
+  /**
+   * Hosts (names or IP literals, as written in the URI) a `backchannel_logout_uri` may use although
+   * they are loopback, private or reserved, over http or https; for development and tests. @default []
+   */
+  allowedHosts?: string[];
+  /** Milliseconds one delivery attempt may take. @default 5000 */
+  timeout?: number;
+  /** Attempts per logout token (network failure, timeout or a 5xx answer is retried). @default 3 */
+  attempts?: number;
 }
 
 /** Options after defaults, resolved once by `oauthProvider()`. */
@@ -168,10 +207,10 @@ export const SCOPE_CLAIMS: Record<string, string[]> = {
 // Reference options this release does not implement. A config ported from the reference that
 // sets one must fail at start-up, not run with tokens, subjects or clients other than it asked for.
 const UNSUPPORTED = [
-  "disableJwtPlugin", "pairwiseSecret", "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
+  "disableJwtPlugin", "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
   "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
-  "formatRefreshToken", "scopeExpirations", "selectAccount", "signup", "postLogin",
+  "formatRefreshToken", "scopeExpirations",
 "clientRegistrationClientSecretExpiration",
 ] as const;
 
@@ -203,6 +242,7 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
   if (dpopAlgorithms && (!dpopAlgorithms.length || dpopAlgorithms.some((alg) => alg === "none" || alg.startsWith("HS")))) {
     throw new TypeError("oauthProvider: dpop.signingAlgorithms must list asymmetric JWS algorithms");
   }
+  checkPairwiseSecret(options.pairwiseSecret);
   const scopes = [...new Set((options.scopes ?? DEFAULT_SCOPES).filter((scope) => scope.length > 0))];
   const known = new Set(scopes);
   const allowed = [...new Set([...(options.clientRegistrationAllowedScopes ?? []), ...(options.clientRegistrationDefaultScopes ?? [])])];
@@ -235,4 +275,10 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     storeClientSecret: options.storeClientSecret ?? "hashed",
     storeTokens: options.storeTokens ?? "hashed",
   };
+}
+
+/** `pairwiseSecret` keys every pairwise subject: at least 32 characters, as the reference requires. */
+function checkPairwiseSecret(secret: unknown): void {
+  if (secret === undefined) return;
+  if (typeof secret !== "string" || secret.length < 32) throw new TypeError("oauthProvider: pairwiseSecret must be at least 32 characters long");
 }

@@ -1,4 +1,5 @@
 import { generateRandomString, type AuthContext } from "@latchkey/core";
+import { deliverableLogoutURI } from "./backchannel-logout.js";
 import { clientToWire } from "./client-wire.js";
 import { noStoreError } from "./oauth-error.js";
 import type { ResolvedOAuthOptions } from "./options.js";
@@ -63,14 +64,20 @@ export function checkMetadata(
   }
   if (client.subject_type !== undefined) {
     if (client.subject_type !== "public" && client.subject_type !== "pairwise") throw invalid('subject_type must be "public" or "pairwise"');
-    if (client.subject_type === "pairwise") throw invalid("pairwise subject_type requires server pairwiseSecret configuration");
+    if (client.subject_type === "pairwise" && !options.pairwiseSecret) throw invalid("pairwise subject_type requires server pairwiseSecret configuration");
+    if (client.subject_type === "pairwise" && new Set((client.redirect_uris ?? []).map((uri) => new URL(uri).host)).size > 1) {
+      throw invalid("pairwise clients with redirect_uris on different hosts require a sector_identifier_uri, which is not yet supported. All redirect_uris must share the same host.");
+    }
   }
   const allowed = new Set(source === "dynamic" ? registrationScopes(options) : options.scopes);
   for (const scope of (client.scope ?? "").split(" ").filter(Boolean)) {
     if (!allowed.has(scope)) throw noStoreError("BAD_REQUEST", "invalid_scope", `cannot request scope ${quoted(scope)}`);
   }
   checkClientKeys(ctx, options, client);
-  if (client.backchannel_logout_uri !== undefined) throw invalid("backchannel_logout_uri is not supported yet");
+  if (client.backchannel_logout_uri !== undefined) {
+    const refused = deliverableLogoutURI(client.backchannel_logout_uri, options.backchannelLogout);
+    if (refused) throw invalid(refused);
+  }
   if (client.resources?.length) {
     throw noStoreError("BAD_REQUEST", "invalid_target", `requested resource ${quoted(client.resources[0]!)} is not allowed for client registration`);
   }
@@ -90,6 +97,8 @@ export function metadataColumns(metadata: ClientMetadata): Record<string, unknow
     softwareStatement: metadata.software_statement,
     redirectUris: metadata.redirect_uris,
     postLogoutRedirectUris: metadata.post_logout_redirect_uris,
+    backchannelLogoutUri: metadata.backchannel_logout_uri,
+    backchannelLogoutSessionRequired: metadata.backchannel_logout_session_required,
     tokenEndpointAuthMethod: metadata.token_endpoint_auth_method,
     grantTypes: metadata.grant_types,
     responseTypes: metadata.response_types,

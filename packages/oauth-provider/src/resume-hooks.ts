@@ -8,7 +8,7 @@ import { ISSUED_AT_PARAM, verifySignedQuery } from "./signed-query.js";
 const pending = new WeakMap<RequestContext, URLSearchParams>();
 
 /** Routes that read `oauth_query` themselves. */
-const OWN_ROUTES = new Set(["/oauth2/consent", "/oauth2/authorize"]);
+const OWN_ROUTES = new Set(["/oauth2/consent", "/oauth2/authorize", "/oauth2/continue"]);
 
 const oauthQueryOf = (ctx: EndpointContext): string | undefined => {
   const body = ctx.body;

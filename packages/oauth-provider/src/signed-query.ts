@@ -2,6 +2,8 @@ import { base64Encode, constantTimeEqual, hmacSha256 } from "@latchkey/core";
 
 /** Issued-at (milliseconds) of a signed interaction query. */
 export const ISSUED_AT_PARAM = "ba_iat";
+/** The session id for which the post-login step was completed (the reference's `ba_pl`). */
+export const POST_LOGIN_PARAM = "ba_pl";
 /** Lists every signed parameter name, so a page cannot add unsigned ones that pass as signed. */
 export const SIGNED_NAMES_PARAM = "ba_param";
 
@@ -20,13 +22,15 @@ const signature = async (params: URLSearchParams, secret: string): Promise<strin
  * seconds), `ba_iat`, the `ba_param` list and `sig`, so the page can hand it back as
  * `oauth_query` and the provider can trust it was not altered.
  */
-export async function signQuery(query: URLSearchParams, secret: string, lifetimeSeconds: number): Promise<string> {
+export async function signQuery(query: URLSearchParams, secret: string, lifetimeSeconds: number, postLoginClearedFor?: string): Promise<string> {
   const params = new URLSearchParams(query);
   const issuedAt = Date.now();
   params.set("exp", String(Math.floor(issuedAt / 1000) + lifetimeSeconds));
   params.set(ISSUED_AT_PARAM, String(issuedAt));
   params.delete("sig");
-  params.delete("ba_pl");
+  params.delete(POST_LOGIN_PARAM);
+  // The session whose post-login step is done (the consent page's answer skips it), signed with the rest.
+  if (postLoginClearedFor) params.set(POST_LOGIN_PARAM, postLoginClearedFor);
   params.delete(SIGNED_NAMES_PARAM);
   for (const name of [...new Set([...params.keys(), SIGNED_NAMES_PARAM])].sort()) params.append(SIGNED_NAMES_PARAM, name);
   params.set("sig", await signature(params, secret));

@@ -26,6 +26,7 @@ badInputBattery({
   routes: [
     { method: "GET", path: "/oauth2/authorize", validQuery: { client_id: "x", response_type: "code", redirect_uri: REDIRECT, scope: "openid" }, nonJSON: true },
     { method: "POST", path: "/oauth2/consent", validBody: { accept: true, oauth_query: "client_id=x&sig=nope" }, nonJSON: true },
+    { method: "POST", path: "/oauth2/continue", validBody: { selected: true, oauth_query: "client_id=x&sig=nope" }, nonJSON: true },
     // Registering is a write: every case carries a redirect URI a web client may not have.
     { method: "POST", path: "/oauth2/register", validBody: { redirect_uris: ["http://insecure.example/cb"], application_type: "web" }, nonJSON: true },
     { method: "POST", path: "/oauth2/create-client", validBody: { redirect_uris: ["http://insecure.example/cb"], application_type: "web" }, nonJSON: true },
@@ -46,6 +47,10 @@ badInputBattery({
     { method: "POST", path: "/oauth2/token", validBody: { grant_type: "authorization_code", code: "x" }, nonJSON: true, expect: FORM_ONLY },
     { method: "POST", path: "/oauth2/introspect", validBody: { token: "x" }, nonJSON: true, expect: FORM_ONLY },
     { method: "POST", path: "/oauth2/revoke", validBody: { token: "x" }, nonJSON: true, expect: FORM_ONLY },
+    // Logout: no hint and a session is never ended without the user's confirmation.
+    { method: "GET", path: "/oauth2/end-session", validQuery: { client_id: "nope", state: "s" }, nonJSON: true },
+    { method: "POST", path: "/oauth2/end-session", validBody: { id_token_hint: "a.b.c", client_id: "nope" }, nonJSON: true },
+    { method: "POST", path: "/oauth2/end-session/confirm", validBody: { action: "confirm" }, nonJSON: true, expect: FORM_ONLY },
   ],
   expect: {
     "extra fields": { status: [302, 400, 401, 404, 415] },

@@ -4,7 +4,7 @@ import { adminClient, authorizeCode, formPost, pkcePair, providerInstance, REDIR
 
 const KINDS: DatabaseKind[] = ["sqlite", "postgres", "mysql"];
 
-describe.each(KINDS)("single use under concurrency on %s", (kind) => {
+describe.each(KINDS)("refresh rotation under concurrency on %s", (kind) => {
   let t: TestAuth;
   let browser: TestClient;
   beforeAll(async () => {
@@ -13,22 +13,7 @@ describe.each(KINDS)("single use under concurrency on %s", (kind) => {
   });
   afterAll(() => t.close());
 
-  it("10 parallel redemptions of one code: exactly one token set", async () => {
-    const c = await adminClient(t);
-    const basic = { id: c.client_id, secret: c.client_secret! };
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizeCode(browser, c.client_id, challenge);
-    const form = { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT };
-    const answers = await Promise.all(Array.from({ length: 10 }, () => formPost(browser, "/oauth2/token", form, basic)));
-    const statuses = answers.map((answer) => answer.status).sort();
-    expect(statuses).toEqual([200, ...Array<number>(9).fill(400)]);
-    for (const answer of answers.filter((a) => a.status === 400)) {
-      expect(answer.json).toEqual({ error: "invalid_grant", error_description: "invalid code" });
-    }
-    const refreshRows = await t.auth.$context.adapter.count({ model: "oauthRefreshToken", where: [{ field: "clientId", value: c.client_id }] });
-    expect(refreshRows).toBeLessThanOrEqual(1);
-  });
-
+  // The code race (20 parallel redemptions) and its replay revocation: code-replay.test.ts.
   it("10 parallel rotations of one refresh token: exactly one new token", async () => {
     const c = await adminClient(t);
     const basic = { id: c.client_id, secret: c.client_secret! };

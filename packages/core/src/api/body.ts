@@ -11,7 +11,7 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json/;
  * is no body at all (undefined), then content types the endpoint does not allow are refused
  * (415), malformed JSON answers 400, and url-encoded forms become an object of strings.
  */
-export async function readBody(request: Request, allowed: readonly string[]): Promise<unknown> {
+export async function readBody(request: Request, allowed: readonly string[], formMembers: "last" | "all" = "last"): Promise<unknown> {
   // GET and HEAD never carry a body (Fetch forbids one), and asking for `body` is not free:
   // a lazily built request (@hono/node-server's) builds its whole native Request to answer it.
   if (request.method === "GET" || request.method === "HEAD" || !request.body) return undefined;
@@ -45,7 +45,8 @@ export async function readBody(request: Request, allowed: readonly string[]): Pr
     }
   }
   if (type.includes("application/x-www-form-urlencoded")) {
-    return Object.fromEntries(new URLSearchParams(text));
+    const form = new URLSearchParams(text);
+    return formMembers === "all" ? collectMembers(form) : Object.fromEntries(form);
   }
   return text;
 }
@@ -62,14 +63,19 @@ const tooLarge = (): APIError =>
 
 /** Query parameters of a request URL as an object; a repeated key becomes an array. */
 export function readQuery(url: string): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
   // Most auth requests have no query string: no URL to parse for them.
-  if (!url.includes("?")) return query;
-  new URL(url).searchParams.forEach((value, key) => {
-    const prior = query[key];
-    if (prior === undefined) query[key] = value;
-    else if (Array.isArray(prior)) prior.push(value);
-    else query[key] = [prior, value];
+  if (!url.includes("?")) return {};
+  return collectMembers(new URL(url).searchParams);
+}
+
+/** Every member of url-encoded parameters; a key given more than once becomes an array, in order. */
+function collectMembers(params: URLSearchParams): Record<string, string | string[]> {
+  const members: Record<string, string | string[]> = {};
+  params.forEach((value, key) => {
+    // Own members only, defined rather than assigned: a `__proto__` key is a member like any other.
+    const prior = Object.hasOwn(members, key) ? members[key] : undefined;
+    const next = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
+    Object.defineProperty(members, key, { value: next, enumerable: true, writable: true, configurable: true });
   });
-  return query;
+  return members;
 }

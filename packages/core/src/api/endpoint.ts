@@ -34,6 +34,13 @@ export interface EndpointOptions<
   use?: U;
   /** Request content types accepted for the body. @default ["application/json"] */
   allowedMediaTypes?: string[];
+  /**
+   * How a url-encoded form member given more than once is read: `"last"` keeps the last value
+   * (the reference's reader); `"all"` keeps every value, in order, as an array (a member given
+   * once stays a string), for routes that must refuse repeats (RFC 6749 §3.1) or accept lists.
+   * @default "last"
+   */
+  formMembers?: "last" | "all";
   /** Server calls must pass `headers` (the endpoint reads cookies). */
   requireHeaders?: boolean;
   /** Callable through `auth.api` only; never routed over HTTP. */

@@ -52,7 +52,7 @@ export function createDispatch(auth: AuthContext, hooks: HookChain, basePath: st
       const input = {
         path: endpoint.path,
         method: request.method,
-        body: await readBody(request, endpoint.options.allowedMediaTypes ?? ["application/json"]),
+        body: await readBody(request, endpoint.options.allowedMediaTypes ?? ["application/json"], endpoint.options.formMembers),
         query: readQuery(request.url),
         params,
         headers: request.headers,

@@ -1,4 +1,6 @@
-/** The form members the token endpoint reads; unknown members are ignored (RFC 6749 §3.2). */
+import { singleMember } from "../form-member.js";
+
+/** The form members the token endpoint reads; unknown members are ignored (RFC 6749 §3.2), `resource` may repeat (RFC 8707 §2). */
 export interface TokenBody {
   grant_type?: string;
   client_id?: string;
@@ -23,10 +25,10 @@ export function readTokenBody(raw: unknown): TokenBody | { error: string; descri
   const body = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const out: TokenBody = {};
   for (const name of MEMBERS) {
-    const value = body[name];
-    if (value === undefined) continue;
-    if (typeof value !== "string") return { error: "invalid_request", description: `${name} must be a string` };
-    if (value !== "") out[name] = value;
+    // RFC 6749 §3.1: "Request and response parameters MUST NOT be included more than once."
+    const read = singleMember(name, body[name]);
+    if ("description" in read) return { error: "invalid_request", description: read.description };
+    if (read.value !== undefined) out[name] = read.value;
   }
   if (body.resource !== undefined) {
     const list = [body.resource].flat();

@@ -9,11 +9,11 @@ import type { ResolvedOAuthOptions } from "../options.js";
 export function authorizeEndpoint(options: ResolvedOAuthOptions) {
   return endpoint(
     "/oauth2/authorize",
-    { method: ["GET", "POST"], allowedMediaTypes: ["application/x-www-form-urlencoded"] },
+    { method: ["GET", "POST"], allowedMediaTypes: ["application/x-www-form-urlencoded"], formMembers: "all" },
     async (ctx) => {
       const source = ctx.method === "POST" ? ctx.body : ctx.query;
       const raw = source && typeof source === "object" && !Array.isArray(source) ? { ...(source as Record<string, unknown>) } : {};
-      return runAuthorize(ctx, options, raw);
+      return runAuthorize(ctx, options, raw, { isAuthorize: true });
     },
   );
 }

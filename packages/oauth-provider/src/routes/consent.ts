@@ -8,7 +8,7 @@ import { issuerOf } from "../issuer.js";
 import { oauthError } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import type { OAuthConsentRow } from "../schema.js";
-import { verifySignedQuery } from "../signed-query.js";
+import { POST_LOGIN_PARAM, verifySignedQuery } from "../signed-query.js";
 
 const body = v.object({
   accept: v.boolean(),
@@ -57,6 +57,6 @@ export function consentEndpoint(options: ResolvedOAuthOptions) {
     if (prompts.length) signed.set("prompt", prompts.join(" "));
     else signed.delete("prompt");
     ctx.headers.set("accept", "application/json");
-    return runAuthorize(ctx, options, paramsToRecord(signed));
+    return runAuthorize(ctx, options, paramsToRecord(signed), { postLogin: signed.get(POST_LOGIN_PARAM) === session.session.id });
   });
 }

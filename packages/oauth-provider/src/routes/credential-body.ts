@@ -1,3 +1,4 @@
+import { singleMember } from "../form-member.js";
 import { oauthError } from "../oauth-error.js";
 
 /** The form members of introspection and revocation requests (RFC 7662 §2.1, RFC 7009 §2.1). */
@@ -17,10 +18,10 @@ export function readCredentialBody(raw: unknown): CredentialBody {
   const body = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const out: CredentialBody = {};
   for (const name of MEMBERS) {
-    const value = body[name];
-    if (value === undefined || value === "") continue;
-    if (typeof value !== "string") throw oauthError("BAD_REQUEST", "invalid_request", `${name} must be a string`);
-    out[name] = value;
+    // RFC 6749 §3.1: no member more than once (the route reads every value to see a repeat).
+    const read = singleMember(name, body[name]);
+    if ("description" in read) throw oauthError("BAD_REQUEST", "invalid_request", read.description);
+    if (read.value !== undefined) out[name] = read.value;
   }
   if (out.token) out.token = out.token.replace(/^(Bearer|DPoP) +/i, "");
   if (out.token_type_hint !== "access_token" && out.token_type_hint !== "refresh_token") delete out.token_type_hint;

@@ -3,6 +3,7 @@ import { checkAccessToken, checkRefreshToken } from "../access-token-check.js";
 import { authenticateClient, presentedClient } from "../client-auth.js";
 import { NO_STORE, oauthError, withNoStore } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
+import { presentedSubject } from "../subject.js";
 import { readCredentialBody } from "./credential-body.js";
 
 /** The RFC 7662 §2.2 answer for one request. */
@@ -15,9 +16,10 @@ async function introspect(ctx: EndpointContext, options: ResolvedOAuthOptions): 
   const hint = body.token_type_hint;
   if (hint !== "refresh_token") {
     const access = await checkAccessToken(ctx.context, options, body.token, client.clientId);
-    if (access.payload.active || hint === "access_token") return access.payload;
+    if (access.payload.active || hint === "access_token") return presentedSubject(ctx.context, options, access.payload, client);
   }
-  return (await checkRefreshToken(ctx.context, options, body.token, client.clientId)) ?? { active: false };
+  const refresh = await checkRefreshToken(ctx.context, options, body.token, client.clientId);
+  return refresh ? presentedSubject(ctx.context, options, refresh, client) : { active: false };
 }
 
 /**
@@ -28,7 +30,7 @@ async function introspect(ctx: EndpointContext, options: ResolvedOAuthOptions): 
 export function introspectEndpoint(options: ResolvedOAuthOptions) {
   return endpoint(
     "/oauth2/introspect",
-    { method: "POST", allowedMediaTypes: ["application/x-www-form-urlencoded"] },
+    { method: "POST", allowedMediaTypes: ["application/x-www-form-urlencoded"], formMembers: "all" },
     async (ctx) => {
       for (const [name, value] of Object.entries(NO_STORE)) ctx.setHeader(name, value);
       try {

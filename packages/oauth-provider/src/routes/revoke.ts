@@ -29,7 +29,7 @@ async function revoke(ctx: EndpointContext, options: ResolvedOAuthOptions): Prom
 export function revokeEndpoint(options: ResolvedOAuthOptions) {
   return endpoint(
     "/oauth2/revoke",
-    { method: "POST", allowedMediaTypes: ["application/x-www-form-urlencoded"] },
+    { method: "POST", allowedMediaTypes: ["application/x-www-form-urlencoded"], formMembers: "all" },
     (ctx) => revoke(ctx, options),
   );
 }

@@ -13,7 +13,7 @@ const GRANTS = { authorization_code: authorizationCodeGrant, client_credentials:
 export function tokenEndpoint(options: ResolvedOAuthOptions) {
   return endpoint(
     "/oauth2/token",
-    { method: "POST", allowedMediaTypes: ["application/x-www-form-urlencoded"] },
+    { method: "POST", allowedMediaTypes: ["application/x-www-form-urlencoded"], formMembers: "all" },
     async (ctx: EndpointContext) => {
       try {
         const body = readTokenBody(ctx.body);

@@ -3,6 +3,7 @@ import { checkAccessToken } from "../access-token-check.js";
 import { NO_STORE, oauthError, withNoStore } from "../oauth-error.js";
 import { enforceUserInfoBinding } from "../userinfo-dpop.js";
 import { SCOPE_CLAIMS, type ResolvedOAuthOptions } from "../options.js";
+import { presentedSubject } from "../subject.js";
 
 const INVALID_TOKEN = "Invalid access token";
 const CHALLENGE = `Bearer error="invalid_token", error_description="${INVALID_TOKEN}"`;
@@ -58,7 +59,9 @@ async function claimsFor(ctx: EndpointContext, options: ResolvedOAuthOptions): P
     ? await options.customUserInfoClaims({ user, scopes, jwt: payload, requestedClaims: requestedUserInfoClaims })
     : {};
   const extra = Object.fromEntries(Object.entries(custom ?? {}).filter(([, value]) => value !== undefined));
-  return { ...base, ...extra, sub: base.sub };
+  // The pairwise subject of the client the token was issued to (OIDC Core §8.1); `sub` is never custom.
+  const { sub } = await presentedSubject(ctx.context, options, { active: true, sub: user.id, client_id: payload.client_id, azp: payload.azp });
+  return { ...base, ...extra, sub };
 }
 
 /**
