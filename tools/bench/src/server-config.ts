@@ -19,6 +19,11 @@ export interface ServerConfig {
   redis: { url: string; keyPrefix: string } | null;
   /** Plugin ids to install (Latchkey ids; the reference maps them to its own factories). */
   plugins: string[];
+  /**
+   * Options for some of those plugins, keyed by Latchkey plugin id, passed to both libraries'
+   * factories instead of `FACTORY_OPTIONS` (a scenario's own setup, e.g. EdDSA keys).
+   */
+  pluginOptions?: Record<string, unknown>;
   /** Create missing tables at start. Off for cold starts, which reuse a prepared database. */
   migrate: boolean;
 }
