@@ -1,12 +1,12 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { figureRequest } from "../figures.js";
-import { baseSettings, withServers, type RunContext, type ServerSpec, type Target } from "../run-context.js";
+import { withServers, type RunContext, type Target } from "../run-context.js";
 import type { DatabaseConfig } from "../server-config.js";
 import { newId, openSeed } from "../sqlite-seed.js";
 import type { Table } from "../table.js";
 import { currentStep, keyOfURI, totpAt } from "../totp.js";
-import { measureFigures, pairTable, type PairRow } from "./pair-rows.js";
+import { measureFigures, pairTable, scaleSpecs, type PairRow } from "./pair-rows.js";
 
 /**
  * Users enrolled in TOTP for the verify-totp figure. Latchkey accepts a code's time step once per
@@ -30,7 +30,7 @@ type Key = "latchkey" | "reference";
 export async function runCredentials(ctx: RunContext): Promise<CredentialsResult> {
   const rows: PairRow[] = [];
   const load = () => loadavg()[0] ?? 0;
-  const apiKey = pairSpecs(ctx, ["api-key"]);
+  const apiKey = scaleSpecs(ctx, ["api-key"]);
   rows.push(
     ...(await withServers(ctx, apiKey, (targets) =>
       measureFigures(
@@ -48,7 +48,7 @@ export async function runCredentials(ctx: RunContext): Promise<CredentialsResult
     )),
   );
 
-  const totp = pairSpecs(ctx, ["two-factor"]);
+  const totp = scaleSpecs(ctx, ["two-factor"]);
   rows.push(
     ...(await withServers(ctx, totp, async (targets) => {
       const enrolled = {} as Record<Key, Enrolled>;
@@ -93,14 +93,6 @@ export async function runCredentials(ctx: RunContext): Promise<CredentialsResult
     })),
   );
   return { rows };
-}
-
-/** Both implementations on their own SQLite file with `plugins`. */
-function pairSpecs(ctx: RunContext, plugins: string[]): Record<Key, ServerSpec> {
-  return {
-    latchkey: { implementation: "latchkey", settings: { ...baseSettings(ctx, "latchkey"), plugins } },
-    reference: { implementation: "reference", settings: { ...baseSettings(ctx, "reference"), plugins } },
-  };
 }
 
 interface Enrolled {
@@ -162,7 +154,7 @@ async function seedTotpUsers(ctx: RunContext, { server, user }: Target, database
 }
 
 export function credentialsTable(result: CredentialsResult): Table {
-  return pairTable("issue #13: API keys and TOTP (SQLite)", result.rows, [
+  return pairTable("issue #13: API keys and TOTP (SQLite in WAL mode)", result.rows, [
     "x-api-key: the key's rate-limit counter is on (maximum out of reach), so every request is one exactly-counted use of the key on both sides.",
     `verify-totp: signed-in users, each request a different user (round-robin over ${TOTP_USERS}) with the current valid code; rps counts accepted verifications (200) only. Latchkey also records the step as used (RFC 6238 §5.2), the reference does not.`,
   ]);

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { percentile } from "../load.js";
-import { baseSettings, withServers, type RunContext, type Target } from "../run-context.js";
+import { withServers, type RunContext, type Target } from "../run-context.js";
 import type { DatabaseConfig } from "../server-config.js";
 import { openSeed } from "../sqlite-seed.js";
 import type { Table } from "../table.js";
 import { msText, ratioText } from "../targets.js";
-import { measureFigures, pairTable, type PairRow } from "./pair-rows.js";
+import { measureFigures, pairTable, scaleSpecs, type PairRow } from "./pair-rows.js";
 
 const REDIRECT = "https://client.example.com/callback";
 /** A machine scope for client_credentials (user-delegated scopes are refused for that grant). */
@@ -58,15 +58,7 @@ interface Seeded {
  * (sign-in, authorize with prompt=consent, consent, token) timed one after the other.
  */
 export async function runOAuthProvider(ctx: RunContext): Promise<OAuthProviderResult> {
-  const settings = (implementation: Key) => ({
-    ...baseSettings(ctx, implementation),
-    plugins: ["jwt", "oauth-provider"],
-    pluginOptions: PLUGIN_OPTIONS,
-  });
-  const specs = {
-    latchkey: { implementation: "latchkey", settings: settings("latchkey") },
-    reference: { implementation: "reference", settings: settings("reference") },
-  } as const;
+  const specs = scaleSpecs(ctx, ["jwt", "oauth-provider"], PLUGIN_OPTIONS);
   return withServers(ctx, specs, async (targets) => {
     const seeded = {} as Record<Key, Seeded>;
     for (const key of ["latchkey", "reference"] as const) seeded[key] = await seedClients(targets[key], specs[key].settings.database);
@@ -221,7 +213,7 @@ async function timeRoundTrips({ server, user }: Target, client: Client, trips: n
 }
 
 export function oauthProviderTable(result: OAuthProviderResult): Table {
-  const table = pairTable("issue #11: OAuth provider (SQLite, EdDSA keys, hashed client secrets)", result.rows, [
+  const table = pairTable("issue #11: OAuth provider (SQLite in WAL mode, EdDSA keys, hashed client secrets)", result.rows, [
     "client_credentials: a confidential client authenticating with Basic each request; an opaque access token is issued and stored.",
     "introspect: the introspecting client authenticates with Basic; the token is a JWT access token (aud: the userinfo URL) whose signature is verified each request.",
   ]);

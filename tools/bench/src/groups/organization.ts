@@ -1,9 +1,9 @@
 import { loadavg } from "node:os";
-import { baseSettings, withServers, type RunContext, type Target } from "../run-context.js";
+import { withServers, type RunContext, type Target } from "../run-context.js";
 import { newId, openSeed } from "../sqlite-seed.js";
 import type { DatabaseConfig } from "../server-config.js";
 import type { Table } from "../table.js";
-import { measureFigures, pairTable, type PairFigure, type PairRow } from "./pair-rows.js";
+import { measureFigures, pairTable, scaleSpecs, type PairFigure, type PairRow } from "./pair-rows.js";
 
 /** The scale of issue #12. */
 export const ORGANIZATION_SCALE = {
@@ -32,14 +32,7 @@ const json = (baseURL: string, cookie: string) => ({ "content-type": "applicatio
  * list-members deep in the list, and list-users with an email search.
  */
 export async function runOrganization(ctx: RunContext): Promise<OrganizationResult> {
-  const settings = (implementation: "latchkey" | "reference") => ({
-    ...baseSettings(ctx, implementation),
-    plugins: ["organization", "admin"],
-  });
-  const specs = {
-    latchkey: { implementation: "latchkey", settings: settings("latchkey") },
-    reference: { implementation: "reference", settings: settings("reference") },
-  } as const;
+  const specs = scaleSpecs(ctx, ["organization", "admin"]);
   const rows = await withServers(ctx, specs, async (targets) => {
     for (const key of ["latchkey", "reference"] as const) {
       const started = performance.now();
@@ -178,7 +171,7 @@ async function seedOrganization({ server, user }: Target, database: DatabaseConf
 
 export function organizationTable(result: OrganizationResult): Table {
   return pairTable(
-    `issue #12: organization at scale (SQLite; ${ORGANIZATION_SCALE.members} members, owner in ${ORGANIZATION_SCALE.organizations} organizations, ${ORGANIZATION_SCALE.users} users)`,
+    `issue #12: organization at scale (SQLite in WAL mode; ${ORGANIZATION_SCALE.members} members, owner in ${ORGANIZATION_SCALE.organizations} organizations, ${ORGANIZATION_SCALE.users} users)`,
     result.rows,
     [
       "Rows beyond the bench user's organization are copies, inserted by SQL, of the rows each library wrote itself through its API.",

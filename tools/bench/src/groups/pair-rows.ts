@@ -1,9 +1,38 @@
 import type autocannon from "autocannon";
 import { failed, type Measurement } from "../load.js";
 import { measureInRounds } from "../rounds.js";
-import type { RunContext, Target } from "../run-context.js";
+import type { ServerSettings } from "../child-server.js";
+import { baseSettings, type RunContext, type ServerSpec, type Target } from "../run-context.js";
 import type { Table } from "../table.js";
 import { atLeast, msText, ratioText, verdictText, type Verdict } from "../targets.js";
+
+/**
+ * The two servers of a scale scenario: each on its own SQLite file in WAL mode (see
+ * `DatabaseConfig.wal`: these figures write on every request, and would otherwise measure fsync),
+ * with `plugins` and, where given, their options.
+ */
+export function scaleSpecs(
+  ctx: RunContext,
+  plugins: string[],
+  pluginOptions?: Record<string, unknown>,
+): Record<"latchkey" | "reference", ServerSpec & { settings: ServerSettings }> {
+  const settings = (implementation: "latchkey" | "reference"): ServerSettings => ({
+    ...baseSettings(ctx, implementation),
+    database: { kind: "sqlite", file: fileOf(ctx, implementation), wal: true },
+    plugins,
+    ...(pluginOptions ? { pluginOptions } : {}),
+  });
+  return {
+    latchkey: { implementation: "latchkey", settings: settings("latchkey") },
+    reference: { implementation: "reference", settings: settings("reference") },
+  };
+}
+
+function fileOf(ctx: RunContext, implementation: string): string {
+  const database = ctx.stores.sqlite(implementation);
+  if (database.kind !== "sqlite") throw new TypeError("expected a SQLite file");
+  return database.file;
+}
 
 /** One figure of a scale scenario measured on both implementations. */
 export interface PairRow {
