@@ -4,6 +4,7 @@ import { figureRequest } from "../figures.js";
 import { withServers, type RunContext, type Target } from "../run-context.js";
 import type { DatabaseConfig } from "../server-config.js";
 import { newId, openSeed } from "../sqlite-seed.js";
+import { seedFetch } from "../seed-fetch.js";
 import type { Table } from "../table.js";
 import { currentStep, keyOfURI, totpAt } from "../totp.js";
 import { measureFigures, pairTable, scaleSpecs, type PairRow } from "./pair-rows.js";
@@ -107,7 +108,7 @@ interface Enrolled {
  */
 async function seedTotpUsers(ctx: RunContext, { server, user }: Target, database: DatabaseConfig): Promise<Enrolled> {
   const base = server.baseURL;
-  const enable = await fetch(`${base}/api/auth/two-factor/enable`, {
+  const enable = await seedFetch(`${base}/api/auth/two-factor/enable`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: base, cookie: user.cookie },
     body: JSON.stringify({ password: user.password }),
@@ -142,7 +143,7 @@ async function seedTotpUsers(ctx: RunContext, { server, user }: Target, database
   }
   // A copied user verifies a code: 200 with its own session token.
   const probe = TOTP_USERS - 1;
-  const check = await fetch(`${base}/api/auth/two-factor/verify-totp`, {
+  const check = await seedFetch(`${base}/api/auth/two-factor/verify-totp`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: base, cookie: cookies[probe] ?? "" },
     body: JSON.stringify({ code: totpAt(totpKey, currentStep()) }),

@@ -4,6 +4,7 @@ import { percentile } from "../load.js";
 import { withServers, type RunContext, type Target } from "../run-context.js";
 import type { DatabaseConfig } from "../server-config.js";
 import { openSeed } from "../sqlite-seed.js";
+import { seedFetch } from "../seed-fetch.js";
 import type { Table } from "../table.js";
 import { msText, ratioText } from "../targets.js";
 import { measureFigures, pairTable, scaleSpecs, type PairRow } from "./pair-rows.js";
@@ -112,7 +113,7 @@ export async function runOAuthProvider(ctx: RunContext): Promise<OAuthProviderRe
 async function seedClients({ server, user }: Target, database: DatabaseConfig): Promise<Seeded> {
   const base = server.baseURL;
   const create = async (body: Record<string, unknown>): Promise<Client> => {
-    const res = await fetch(`${base}/api/auth/oauth2/create-client`, {
+    const res = await seedFetch(`${base}/api/auth/oauth2/create-client`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: base, cookie: user.cookie },
       body: JSON.stringify({ client_name: "bench", token_endpoint_auth_method: "client_secret_basic", ...body }),
@@ -134,7 +135,7 @@ async function seedClients({ server, user }: Target, database: DatabaseConfig): 
   } finally {
     db.close();
   }
-  const token = await fetch(`${base}/api/auth/oauth2/token`, {
+  const token = await seedFetch(`${base}/api/auth/oauth2/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", authorization: m2m.basic },
     body: new URLSearchParams({ grant_type: "client_credentials", scope: M2M_SCOPE, resource: `${base}/api/auth/oauth2/userinfo` }).toString(),
@@ -142,7 +143,7 @@ async function seedClients({ server, user }: Target, database: DatabaseConfig): 
   const tokens = (await token.json()) as { access_token?: string };
   if (token.status !== 200 || tokens.access_token?.split(".").length !== 3)
     throw new Error(`client_credentials with a resource answered ${token.status}: ${JSON.stringify(tokens)}`);
-  const introspected = await fetch(`${base}/api/auth/oauth2/introspect`, {
+  const introspected = await seedFetch(`${base}/api/auth/oauth2/introspect`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", authorization: m2m.basic },
     body: new URLSearchParams({ token: tokens.access_token }).toString(),
@@ -159,7 +160,7 @@ async function timeRoundTrips({ server, user }: Target, client: Client, trips: n
   const result: RoundTrips = { total: [], oauth: [] };
   for (let i = 0; i < trips; i++) {
     const started = performance.now();
-    const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
+    const signIn = await seedFetch(`${base}/api/auth/sign-in/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: base },
       body: JSON.stringify({ email: user.email, password: user.password }),
@@ -182,12 +183,12 @@ async function timeRoundTrips({ server, user }: Target, client: Client, trips: n
       prompt: "consent",
     });
     // fetch sends `Sec-Fetch-Mode: cors`, so both answer `{ redirect: true, url }` instead of a 302.
-    const authorize = await fetch(`${base}/api/auth/oauth2/authorize?${query}`, { headers: { cookie }, redirect: "manual" });
+    const authorize = await seedFetch(`${base}/api/auth/oauth2/authorize?${query}`, { headers: { cookie }, redirect: "manual" });
     const location =
       authorize.status === 200 ? ((await authorize.json()) as { url?: string }).url : authorize.headers.get("location");
     const consentPage = new URL(location ?? "", base);
     if (consentPage.pathname !== "/consent") throw new Error(`authorize answered ${authorize.status} to ${consentPage.href}`);
-    const consent = await fetch(`${base}/api/auth/oauth2/consent`, {
+    const consent = await seedFetch(`${base}/api/auth/oauth2/consent`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: base, cookie },
       body: JSON.stringify({ accept: true, oauth_query: consentPage.search.slice(1) }),
@@ -195,7 +196,7 @@ async function timeRoundTrips({ server, user }: Target, client: Client, trips: n
     const consented = (await consent.json()) as { url?: string };
     const code = consented.url ? new URL(consented.url).searchParams.get("code") : null;
     if (consent.status !== 200 || !code) throw new Error(`consent answered ${consent.status}: ${JSON.stringify(consented)}`);
-    const token = await fetch(`${base}/api/auth/oauth2/token`, {
+    const token = await seedFetch(`${base}/api/auth/oauth2/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", authorization: client.basic },
       body: new URLSearchParams({ grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT }).toString(),

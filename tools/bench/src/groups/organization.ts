@@ -2,6 +2,7 @@ import { loadavg } from "node:os";
 import { withServers, type RunContext, type Target } from "../run-context.js";
 import { newId, openSeed } from "../sqlite-seed.js";
 import type { DatabaseConfig } from "../server-config.js";
+import { seedFetch } from "../seed-fetch.js";
 import type { Table } from "../table.js";
 import { measureFigures, pairTable, scaleSpecs, type PairFigure, type PairRow } from "./pair-rows.js";
 
@@ -109,14 +110,14 @@ function figures(): PairFigure[] {
 /** The organization through the API (so each library writes its own template rows), the rest by SQL. */
 async function seedOrganization({ server, user }: Target, database: DatabaseConfig): Promise<void> {
   const base = server.baseURL;
-  const created = await fetch(`${base}/api/auth/organization/create`, {
+  const created = await seedFetch(`${base}/api/auth/organization/create`, {
     method: "POST",
     headers: json(base, user.cookie),
     body: JSON.stringify({ name: "Bench Org", slug: "bench-org" }),
   });
   const org = (await created.json()) as { id?: string };
   if (created.status !== 200 || !org.id) throw new Error(`organization/create answered ${created.status}: ${JSON.stringify(org)}`);
-  const active = await fetch(`${base}/api/auth/organization/set-active`, {
+  const active = await seedFetch(`${base}/api/auth/organization/set-active`, {
     method: "POST",
     headers: json(base, user.cookie),
     body: JSON.stringify({ organizationId: org.id }),
@@ -159,7 +160,7 @@ async function seedOrganization({ server, user }: Target, database: DatabaseConf
       { method: "POST", body: JSON.stringify({ permissions: { member: ["create"] } }) },
     ],
   ] as const) {
-    const res = await fetch(`${base}/api/auth${path}`, { ...init, headers: json(base, user.cookie) });
+    const res = await seedFetch(`${base}/api/auth${path}`, { ...init, headers: json(base, user.cookie) });
     const text = await res.text();
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${text.slice(0, 300)}`);
     if (path.startsWith("/admin/list-users") && !text.includes("user-00042@example.com"))
