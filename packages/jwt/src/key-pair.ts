@@ -42,7 +42,15 @@ export const rowAlgorithm = (row: Pick<JwkRow, "alg">, options: ResolvedJwtOptio
  * Decrypts and imports a row's private key. A wrong secret is a storage error whose message
  * names the cause but never the key material.
  */
-export async function importPrivateKey(row: JwkRow, options: ResolvedJwtOptions, secret: string): Promise<CryptoKey> {
+export function importPrivateKey(row: JwkRow, options: ResolvedJwtOptions, secret: string): Promise<CryptoKey> {
+  // The stored text and the secret decide the key: decrypted and imported once per process.
+  const alg = rowAlgorithm(row, options);
+  return remembered(`private\n${alg}\n${options.disablePrivateKeyEncryption ? "" : secret}\n${row.privateKey}`, () =>
+    decryptAndImport(row, options, secret),
+  );
+}
+
+async function decryptAndImport(row: JwkRow, options: ResolvedJwtOptions, secret: string): Promise<CryptoKey> {
   let json: string;
   if (options.disablePrivateKeyEncryption) json = row.privateKey;
   else {
@@ -59,6 +67,26 @@ export async function importPrivateKey(row: JwkRow, options: ResolvedJwtOptions,
 }
 
 /** Imports a row's public key for verification. */
-export async function importPublicKey(row: JwkRow, options: ResolvedJwtOptions): Promise<CryptoKey> {
-  return (await importJWK(JSON.parse(row.publicKey) as JWK, rowAlgorithm(row, options))) as CryptoKey;
+export function importPublicKey(row: JwkRow, options: ResolvedJwtOptions): Promise<CryptoKey> {
+  const alg = rowAlgorithm(row, options);
+  return remembered(`public\n${alg}\n${row.publicKey}`, async () => (await importJWK(JSON.parse(row.publicKey) as JWK, alg)) as CryptoKey);
+}
+
+/**
+ * Imported keys by what they were made from (algorithm, stored key text, and for private keys the
+ * secret): the rows are still read on every call, so rotation and removal are seen at once, but
+ * the same text is parsed, decrypted and imported only once. A failure is not kept. Bounded: a
+ * process meets a handful of keys; past the bound the cache starts over.
+ */
+const importedKeys = new Map<string, Promise<CryptoKey>>();
+const MAX_IMPORTED_KEYS = 64;
+
+function remembered(cacheKey: string, make: () => Promise<CryptoKey>): Promise<CryptoKey> {
+  const known = importedKeys.get(cacheKey);
+  if (known) return known;
+  if (importedKeys.size >= MAX_IMPORTED_KEYS) importedKeys.clear();
+  const made = make();
+  importedKeys.set(cacheKey, made);
+  made.catch(() => importedKeys.delete(cacheKey));
+  return made;
 }

@@ -5,7 +5,7 @@ import { customAccessTokenClaims } from "./access-token-claims.js";
 import { findClient } from "./clients.js";
 import { tokenIssuer, userInfoURL } from "./issuer.js";
 import type { ResolvedOAuthOptions } from "./options.js";
-import type { OAuthAccessTokenRow, OAuthRefreshTokenRow } from "./schema.js";
+import type { OAuthAccessTokenRow, OAuthClientRow, OAuthRefreshTokenRow } from "./schema.js";
 import { storedToken, stripPrefix } from "./token-hash.js";
 import { confirmationJkt } from "./dpop-binding.js";
 
@@ -25,7 +25,7 @@ async function sessionAlive(ctx: AuthContext, sessionId: unknown): Promise<boole
 }
 
 /** `null` when `token` is no JWT at all (so it may be an opaque one); else its check. */
-async function checkJwt(ctx: AuthContext, token: string, callerId: string | undefined): Promise<TokenCheck | null> {
+async function checkJwt(ctx: AuthContext, token: string, callerId: string | undefined, caller?: OAuthClientRow): Promise<TokenCheck | null> {
   try {
     decodeProtectedHeader(token);
   } catch {
@@ -37,7 +37,8 @@ async function checkJwt(ctx: AuthContext, token: string, callerId: string | unde
   // Only the userinfo audience is known until resource servers land: other audiences are refused.
   const audiences = [payload.aud].flat().filter((aud): aud is string => typeof aud === "string");
   if (audiences.some((aud) => aud !== userInfoURL(ctx))) return INACTIVE;
-  const client = await findClient(ctx, payload.azp);
+  // The caller's own token: its row was read by this request's client authentication.
+  const client = caller?.clientId === payload.azp ? caller : await findClient(ctx, payload.azp);
   if (!client || client.disabled) return INACTIVE;
   if (callerId && callerId !== payload.azp) return INACTIVE;
   if (!(await sessionAlive(ctx, payload.sid))) return INACTIVE;
@@ -55,8 +56,9 @@ export async function checkAccessToken(
   options: ResolvedOAuthOptions,
   token: string,
   callerId?: string,
+  caller?: OAuthClientRow,
 ): Promise<TokenCheck> {
-  const jwt = await checkJwt(ctx, token, callerId);
+  const jwt = await checkJwt(ctx, token, callerId, caller);
   if (jwt) return jwt;
   const plain = stripPrefix(token, options.prefix?.opaqueAccessToken);
   if (plain === null) return INACTIVE;

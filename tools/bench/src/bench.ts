@@ -4,6 +4,9 @@ import type { ServerName } from "./child-server.js";
 import { bundleTable, runBundle, type BundleResult } from "./groups/bundle.js";
 import { coldStartTable, runColdStart, type ColdStartResult } from "./groups/cold-start.js";
 import { getSessionTable, runGetSession, type GetSessionResult } from "./groups/get-session.js";
+import { credentialsTable, runCredentials, type CredentialsResult } from "./groups/credentials.js";
+import { oauthProviderTable, runOAuthProvider, type OAuthProviderResult } from "./groups/oauth-provider.js";
+import { organizationTable, runOrganization, type OrganizationResult } from "./groups/organization.js";
 import { memoryTable, runMemory, type MemoryResult } from "./groups/memory.js";
 import { pluginsTable, runPlugins, type PluginsResult } from "./groups/plugins.js";
 import { runSign, signTables, type SignResult } from "./groups/sign.js";
@@ -25,6 +28,9 @@ export interface GroupResults {
   sign: SignResult;
   plugins: PluginsResult;
   memory: MemoryResult;
+  organization: OrganizationResult;
+  credentials: CredentialsResult;
+  "oauth-provider": OAuthProviderResult;
 }
 
 /** Runs the selected groups one after the other and returns the report; a failed group is recorded, not fatal. */
@@ -106,5 +112,11 @@ async function runGroup(group: GroupName, ctx: RunContext, results: Partial<Grou
       return [pluginsTable((results.plugins = await runPlugins(ctx)))];
     case "memory":
       return [memoryTable((results.memory = await runMemory(ctx)))];
+    case "organization":
+      return [organizationTable((results.organization = await runOrganization(ctx)))];
+    case "credentials":
+      return [credentialsTable((results.credentials = await runCredentials(ctx)))];
+    case "oauth-provider":
+      return [oauthProviderTable((results["oauth-provider"] = await runOAuthProvider(ctx)))];
   }
 }

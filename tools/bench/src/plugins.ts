@@ -39,6 +39,7 @@ export const REFERENCE_PLUGINS: Record<string, { from: string; factory: string }
   "multi-session": { from: "better-auth/plugins", factory: "multiSession" },
   "oauth-proxy": { from: "better-auth/plugins", factory: "oAuthProxy" },
   "one-tap": { from: "better-auth/plugins", factory: "oneTap" },
+  "oauth-provider": { from: "@better-auth/oauth-provider", factory: "oauthProvider" },
   "one-time-token": { from: "better-auth/plugins", factory: "oneTimeToken" },
   organization: { from: "better-auth/plugins", factory: "organization" },
   "phone-number": { from: "better-auth/plugins", factory: "phoneNumber" },
@@ -60,6 +61,8 @@ export const FACTORY_OPTIONS: Record<string, unknown> = {
   // exactly (the per-key rate limit's counter, one guarded write per request on both sides);
   // the maximum is out of the load's reach so no request is refused.
   apiKey: { enableSessionForAPIKeys: true, rateLimit: { enabled: true, maxRequests: 1_000_000_000 } },
+  // The two pages the provider sends browsers to; the bench's flows follow them without a page.
+  oauthProvider: { loginPage: "/login", consentPage: "/consent" },
 };
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -141,9 +144,12 @@ export function virtualModules(discovery: PluginDiscovery): Record<string, strin
     return counterpart ? [{ id: p.id, ...counterpart, optionsOf: p.factory }] : [];
   });
   const options = (factory: string): string => JSON.stringify(FACTORY_OPTIONS[factory] ?? undefined) ?? "";
+  const chosen = (id: string, factory: string): string =>
+    `(${JSON.stringify(id)} in overrides ? overrides[${JSON.stringify(id)}] : ${options(factory) || "undefined"})`;
   const lazy = (cases: string[]): string =>
     [
-      "export async function loadPlugins(ids) {",
+      // `overrides[id]`, when given, replaces the factory's FACTORY_OPTIONS (a scenario's own setup).
+      "export async function loadPlugins(ids, overrides = {}) {",
       "  const plugins = [];",
       "  for (const id of ids) {",
       "    switch (id) {",
@@ -158,13 +164,13 @@ export function virtualModules(discovery: PluginDiscovery): Record<string, strin
     "bench:latchkey-plugins": lazy(
       latchkey.map(
         (p) =>
-          `      case ${JSON.stringify(p.id)}: plugins.push((await import(${JSON.stringify(p.entry)})).${p.factory}(${options(p.factory)})); break;`,
+          `      case ${JSON.stringify(p.id)}: plugins.push((await import(${JSON.stringify(p.entry)})).${p.factory}(${chosen(p.id, p.factory)})); break;`,
       ),
     ),
     "bench:reference-plugins": lazy(
       reference.map(
         (p) =>
-          `      case ${JSON.stringify(p.id)}: plugins.push((await import(${JSON.stringify(p.from)})).${p.factory}(${options(p.optionsOf)})); break;`,
+          `      case ${JSON.stringify(p.id)}: plugins.push((await import(${JSON.stringify(p.from)})).${p.factory}(${chosen(p.id, p.optionsOf)})); break;`,
       ),
     ),
     "bench:latchkey-all-plugins": [

@@ -67,7 +67,10 @@ export async function withServers<K extends string, T>(
     const outputs = Object.entries<Target>(targets)
       .map(([key, target]) => `--- ${key} server output ---\n${target.server.output()}`)
       .join("\n");
-    throw new Error(`${(error as Error).message}\n${outputs}`, { cause: error });
+    // fetch's "fetch failed" says why only in its cause (a refused or reset connection).
+    const cause = (error as Error).cause;
+    const why = cause instanceof Error ? ` (${cause.message})` : "";
+    throw new Error(`${(error as Error).message}${why}\n${outputs}`, { cause: error });
   } finally {
     await Promise.all(Object.values<Target>(targets).map((target) => target.server.stop()));
   }

@@ -2,7 +2,18 @@
 export type Implementation = "latchkey" | "reference";
 
 /** The database one server process uses: its own SQLite file or its own PostgreSQL database. */
-export type DatabaseConfig = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+export type DatabaseConfig =
+  | {
+      kind: "sqlite";
+      file: string;
+      /**
+       * `journal_mode = WAL`, `synchronous = NORMAL` (what SQLite deployments run): a commit then
+       * costs no fsync. Without it every write is ~3 fsyncs that block the process (better-sqlite3
+       * is synchronous), and a figure with a write per request measures the disk, not the library.
+       */
+      wal?: boolean;
+    }
+  | { kind: "postgres"; url: string };
 
 /**
  * Everything a bench server process is told, as JSON in `BENCH_CONFIG`. Both server entry
@@ -19,6 +30,11 @@ export interface ServerConfig {
   redis: { url: string; keyPrefix: string } | null;
   /** Plugin ids to install (Latchkey ids; the reference maps them to its own factories). */
   plugins: string[];
+  /**
+   * Options for some of those plugins, keyed by Latchkey plugin id, passed to both libraries'
+   * factories instead of `FACTORY_OPTIONS` (a scenario's own setup, e.g. EdDSA keys).
+   */
+  pluginOptions?: Record<string, unknown>;
   /** Create missing tables at start. Off for cold starts, which reuse a prepared database. */
   migrate: boolean;
 }

@@ -2,14 +2,14 @@
 
 declare module "bench:latchkey-plugins" {
   import type { LatchkeyPlugin } from "@latchkey/core";
-  /** The discovered plugin factories with these ids, each called without options, loaded lazily. */
-  export function loadPlugins(ids: readonly string[]): Promise<LatchkeyPlugin[]>;
+  /** The discovered plugin factories with these ids, loaded lazily; `overrides[id]` replaces FACTORY_OPTIONS. */
+  export function loadPlugins(ids: readonly string[], overrides?: Record<string, unknown>): Promise<LatchkeyPlugin[]>;
 }
 
 declare module "bench:reference-plugins" {
   import type { BetterAuthPlugin } from "better-auth";
   /** The reference's counterparts of these Latchkey plugin ids (src/plugins.ts REFERENCE_PLUGINS). */
-  export function loadPlugins(ids: readonly string[]): Promise<BetterAuthPlugin[]>;
+  export function loadPlugins(ids: readonly string[], overrides?: Record<string, unknown>): Promise<BetterAuthPlugin[]>;
 }
 
 declare module "bench:latchkey-all-plugins" {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GROUPS, isComplete, parseOptions } from "../src/options.js";
+import { GROUPS, isComplete, parseOptions, SCALE_GROUPS } from "../src/options.js";
 
 describe("parseOptions", () => {
   it("defaults to every group, 3 rounds of 5 s per figure after a 2 s warm-up on 10 connections", () => {
@@ -38,6 +38,13 @@ describe("parseOptions", () => {
   it("--only selects groups, in run order, with sign-in/sign-up as aliases of sign", () => {
     expect(parseOptions(["--only=memory,get-session"]).groups).toEqual(["get-session", "memory"]);
     expect(parseOptions(["--only=sign-up,bundle,sign-in"]).groups).toEqual(["bundle", "sign"]);
+  });
+
+  it("runs the scale scenarios only when named: `scale` names all three, after the default groups", () => {
+    for (const group of SCALE_GROUPS) expect(parseOptions([]).groups).not.toContain(group);
+    expect(parseOptions(["scale"]).groups).toEqual(["organization", "credentials", "oauth-provider"]);
+    expect(parseOptions(["oauth", "get-session"]).groups).toEqual(["get-session", "oauth-provider"]);
+    expect(parseOptions(["--only=verify-totp,organization"]).groups).toEqual(["organization", "credentials"]);
   });
 
   it.each([

@@ -15,7 +15,7 @@ async function introspect(ctx: EndpointContext, options: ResolvedOAuthOptions): 
   const client = await authenticateClient(ctx.context, options, presented);
   const hint = body.token_type_hint;
   if (hint !== "refresh_token") {
-    const access = await checkAccessToken(ctx.context, options, body.token, client.clientId);
+    const access = await checkAccessToken(ctx.context, options, body.token, client.clientId, client);
     if (access.payload.active || hint === "access_token") return presentedSubject(ctx.context, options, access.payload, client);
   }
   const refresh = await checkRefreshToken(ctx.context, options, body.token, client.clientId);

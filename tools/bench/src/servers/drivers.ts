@@ -10,7 +10,12 @@ import type { DatabaseConfig, ServerConfig } from "../server-config.js";
 export async function openDatabase(config: DatabaseConfig): Promise<BetterSqlite3.Database | Pool> {
   if (config.kind === "sqlite") {
     const { default: Database } = await import("better-sqlite3");
-    return new Database(config.file);
+    const db = new Database(config.file);
+    if (config.wal) {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+    }
+    return db;
   }
   const { default: pg } = await import("pg");
   return new pg.Pool({ connectionString: config.url });

@@ -19,7 +19,7 @@ const auth = createAuth({
   ...(redis && config.redis
     ? { secondaryStorage: redisStorage({ client: redis, keyPrefix: config.redis.keyPrefix }) }
     : {}),
-  plugins: await loadPlugins(config.plugins),
+  plugins: await loadPlugins(config.plugins, config.pluginOptions),
 });
 if (config.migrate) await auth.createTables();
 

@@ -19,7 +19,7 @@ const options = {
   ...(redis && config.redis
     ? { secondaryStorage: referenceRedisStorage(redis, config.redis.keyPrefix) }
     : {}),
-  plugins: await loadPlugins(config.plugins),
+  plugins: await loadPlugins(config.plugins, config.pluginOptions),
 } satisfies BetterAuthOptions;
 if (config.migrate) await (await getMigrations(options)).runMigrations();
 const auth = betterAuth(options);
