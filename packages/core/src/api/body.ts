@@ -74,8 +74,12 @@ function collectMembers(params: URLSearchParams): Record<string, string | string
   params.forEach((value, key) => {
     // Own members only, defined rather than assigned: a `__proto__` key is a member like any other.
     const prior = Object.hasOwn(members, key) ? members[key] : undefined;
-    const next = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
-    Object.defineProperty(members, key, { value: next, enumerable: true, writable: true, configurable: true });
+    // Appended in place: a body of many repeats of one key stays linear.
+    if (Array.isArray(prior)) prior.push(value);
+    else {
+      const next = prior === undefined ? value : [prior, value];
+      Object.defineProperty(members, key, { value: next, enumerable: true, writable: true, configurable: true });
+    }
   });
   return members;
 }
