@@ -28,6 +28,13 @@ export type {
   SSOProviderReference,
 } from "./mutation-guard.js";
 export type { DiscoveryErrorCode } from "./discovery.js";
+export type {
+  ResolveSSOUser,
+  SSOProviderUserProfile,
+  SSOUserResolution,
+  SSOUserResolutionContext,
+  SSOUserResolutionInput,
+} from "./user-resolution.js";
 
 const endpointsOf = (options: ResolvedSSOOptions) => ({
   registerSSOProvider: register(options),

@@ -1,6 +1,7 @@
 import type { Awaitable, OAuth2Tokens, User } from "@latchkey/core";
 import type { SSOProviderMutationGuardContext, SSOProviderMutationGuardInput } from "./mutation-guard.js";
 import type { OIDCMapping, StoredOIDCConfig, TokenEndpointAuthentication } from "./schema.js";
+import type { ResolveSSOUser } from "./user-resolution.js";
 
 /** A provider configured in code (`defaultSSO`), looked up before the database. */
 export interface DefaultSSOProvider {
@@ -98,6 +99,14 @@ export interface SSOOptions {
     input: SSOProviderMutationGuardInput,
     context: SSOProviderMutationGuardContext,
   ) => Awaitable<void>;
+  /**
+   * Resolves a verified provider identity to a user on every SSO sign-in, inside the database
+   * transaction that writes the account and the session (the reference's shapes): `continue`
+   * (core's rules), `link` to a chosen user (`profile` "preserve" or "update"), or `reject`
+   * with a callback error code. Needs an adapter with transactions and sessions in the database
+   * only (no `secondaryStorage`).
+   */
+  resolveUser?: ResolveSSOUser;
   /** A user signing in through a provider with an `organizationId` becomes a member of it. */
   organizationProvisioning?: OrganizationProvisioningOptions;
   /** Default of a provider's `overrideUserInfo`. @default false */
