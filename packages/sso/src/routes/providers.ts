@@ -19,7 +19,7 @@ async function managedOrganizations(ctx: EndpointContext<unknown, unknown, WithS
  * `GET /sso/providers` (session required): `{ providers }`, sanitized: the caller's own
  * providers and, with the organization plugin, those of organizations they own or administer.
  */
-export const listSSOProviders = endpoint(
+export const listSSOProviders = (options: ResolvedSSOOptions) => endpoint(
   "/sso/providers",
   { method: "GET", use: [sessionMiddleware], requireHeaders: true },
   async (ctx) => {
@@ -29,7 +29,7 @@ export const listSSOProviders = endpoint(
       where: [{ field: "userId", value: userId }],
     });
     if (!hasOrganizationPlugin(ctx))
-      return { providers: own.map((row) => sanitizeProvider(row, ctx.context.baseURL)) };
+      return { providers: own.map((row) => sanitizeProvider(row, ctx.context.baseURL, options.additionalFields)) };
     const organizations = await managedOrganizations(ctx);
     const owned = organizations.length
       ? await ctx.context.adapter.findMany<SSOProviderRow>({
@@ -38,17 +38,17 @@ export const listSSOProviders = endpoint(
         })
       : [];
     const rows = [...own.filter((row) => !row.organizationId), ...owned];
-    return { providers: rows.map((row) => sanitizeProvider(row, ctx.context.baseURL)) };
+    return { providers: rows.map((row) => sanitizeProvider(row, ctx.context.baseURL, options.additionalFields)) };
   },
 );
 
 /** `GET /sso/get-provider?providerId=` (session required): one sanitized provider; 404 / 403. */
-export const getSSOProvider = endpoint(
+export const getSSOProvider = (options: ResolvedSSOOptions) => endpoint(
   "/sso/get-provider",
   { method: "GET", query: providerIdSchema, use: [sessionMiddleware], requireHeaders: true },
   async (ctx) => {
     const provider = await accessibleProvider(ctx, ctx.query.providerId, ctx.context.session.user.id);
-    return sanitizeProvider(provider, ctx.context.baseURL);
+    return sanitizeProvider(provider, ctx.context.baseURL, options.additionalFields);
   },
 );
 
