@@ -27,7 +27,8 @@ class RefusedSignIn extends Error {
  * database transaction, with exact account binding: a throw, a refusal (an error code) or a
  * hook rebinding the account or session leaves nothing written. Verification mail is sent after
  * the commit. Sessions must live in the database only: with secondary storage (not
- * transactional) this answers 501 `OAUTH_SIGN_IN_TRANSACTION_REQUIRES_DATABASE_SESSIONS`.
+ * transactional) this answers 501 `OAUTH_SIGN_IN_TRANSACTION_REQUIRES_DATABASE_SESSIONS`; an
+ * adapter that cannot open a transaction, 501 `OAUTH_SIGN_IN_TRANSACTION_UNAVAILABLE`.
  */
 export async function signInOAuthUserInTransaction(
   ctx: EndpointContext,
@@ -41,8 +42,10 @@ export async function signInOAuthUserInTransaction(
     });
   const mail: (() => Promise<void>)[] = [];
   let result: OAuthSignInResult;
+  let began = false;
   try {
     result = await inTransactionContext(ctx, async (trxCtx, trx) => {
+      began = true;
       const selectedUser = await selectUser(trx);
       const signedIn = await signInOAuthUser(trxCtx, {
         ...input,
@@ -55,6 +58,14 @@ export async function signInOAuthUserInTransaction(
     });
   } catch (error) {
     if (error instanceof RefusedSignIn) return error.result;
+    // The adapter could not open a transaction (D1 has none): nothing ran, nothing was written.
+    if (!began) {
+      ctx.context.logger.error("A transactional OAuth sign-in could not open a database transaction", error);
+      throw new APIError(501, {
+        code: "OAUTH_SIGN_IN_TRANSACTION_UNAVAILABLE",
+        message: "A transactional OAuth sign-in needs a database adapter with transactions",
+      });
+    }
     throw error;
   }
   for (const send of mail) await send();

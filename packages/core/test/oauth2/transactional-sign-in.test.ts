@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,
   DATABASE_KINDS,
+  faultyAdapter,
+  type FaultSwitch,
   rowCounts,
   testAuth,
   type DatabaseKind,
@@ -12,13 +14,14 @@ import {
   callbackErrorRedirect,
   defaultErrorURL,
   endpoint,
+  memoryAdapter,
   parseState,
   type Adapter,
   type IdentifiedAccount,
   type LatchkeyOptions,
   type SelectedOAuthUser,
 } from "../../src/index.ts";
-import { idpProvider, startSignIn, startTestIdP, AUTH, CALLBACK } from "../support/social.ts";
+import { idpProvider, socialInstance, startSignIn, startTestIdP, AUTH, CALLBACK } from "../support/social.ts";
 
 let idp: TestIdP;
 beforeAll(async () => {
@@ -177,5 +180,41 @@ describe.each(DATABASE_KINDS)("transactional OAuth sign-in on %s", (db) => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe("transactional OAuth sign-in preconditions", () => {
+  it("an adapter without transactions (as D1) and sessions in secondary storage: a named refusal, nothing written, the selector never asked", async () => {
+    let asked = 0;
+    const select: { current: Select } = {
+      current: async () => {
+        asked += 1;
+        return undefined;
+      },
+    };
+    const faults: FaultSwitch = { fault: { method: "transaction" }, failed: [] };
+    const store: Record<string, Record<string, unknown>[]> = {};
+    const t = socialInstance(idp, {
+      database: faultyAdapter(memoryAdapter(store), faults),
+      logger: { disabled: true },
+      plugins: [selectingPlugin(select)],
+    });
+    const noTransactions = await signIn(t, "alice-sub");
+    expect(noTransactions.url.searchParams.get("error")).toBe("OAUTH_SIGN_IN_TRANSACTION_UNAVAILABLE");
+    expect([store.user ?? [], store.account ?? [], store.session ?? []]).toEqual([[], [], []]);
+
+    const kept = new Map<string, string>();
+    const cached = socialInstance(idp, {
+      plugins: [selectingPlugin(select)],
+      secondaryStorage: {
+        get: (key: string) => kept.get(key) ?? null,
+        set: (key: string, value: string) => void kept.set(key, value),
+        delete: (key: string) => void kept.delete(key),
+      },
+    });
+    const refused = await signIn(cached, "alice-sub");
+    expect(refused.url.searchParams.get("error")).toBe("OAUTH_SIGN_IN_TRANSACTION_REQUIRES_DATABASE_SESSIONS");
+    expect(cached.store.user ?? []).toEqual([]);
+    expect(asked).toBe(0);
   });
 });
