@@ -119,7 +119,20 @@ export async function signInOAuthUser(
   }
   let user: User | null = owner?.user ?? null;
   let linked: Account | null = owner?.account ?? null;
-  if (!user) {
+  const selected = input.selectedUser;
+  const exact = !!selected || input.requireExactAccountBinding === true;
+  if (selected) {
+    // The application's choice replaces the email lookup; the account's owner still wins.
+    if (user && user.id !== selected.userId)
+      throw new APIError("CONFLICT", {
+        code: "account_ownership_conflict",
+        message: "Account is already linked to another user",
+      });
+    if (!user) {
+      user = await auth.internalAdapter.findUserById(selected.userId);
+      if (!user) throw new APIError("NOT_FOUND", { code: "user_not_found", message: "User not found" });
+    }
+  } else if (!user) {
     let found;
     try {
       found = await auth.internalAdapter.findUserByEmail(userInfo.email, { includeAccounts: true });
@@ -129,20 +142,6 @@ export async function signInOAuthUser(
     user = found?.user ?? null;
     linked =
       found?.accounts.find((a) => a.providerId === key.providerId && a.accountId === key.accountId) ?? null;
-  }
-  const selected = input.selectedUser;
-  const exact = !!selected || input.requireExactAccountBinding === true;
-  if (selected) {
-    if (user && user.id !== selected.userId)
-      throw new APIError("CONFLICT", {
-        code: "account_ownership_conflict",
-        message: "Account is already linked to another user",
-      });
-    if (!user) {
-      user = await auth.internalAdapter.findUserById(selected.userId);
-      if (!user) throw new APIError("NOT_FOUND", { code: "user_not_found", message: "User not found" });
-      linked = null;
-    }
   }
   const isRegister = !user;
   const validate = auth.options.user?.validateUserInfo;

@@ -177,6 +177,19 @@ describe.each(DATABASE_KINDS)("transactional OAuth sign-in on %s", (db) => {
       const unknown = await signIn(t, "alice-sub");
       expect(unknown.url.searchParams.get("error")).toBe("user_not_found");
       expect(await rowCounts(t.auth)).toEqual(before);
+
+      // Another user holding the provider's email does not stand in the way of the selection.
+      await t.auth.api.signUpEmail({
+        body: { email: "alice@example.com", password: "password-1234", name: "Local Alice" },
+      });
+      select.current = async () => ({ userId: chosenId, profile: "preserve" });
+      const chosenAgain = await signIn(t, "alice-sub");
+      expect(chosenAgain.url.pathname).toBe("/dashboard");
+      const aliceAccount = await t.auth.$context.adapter.findOne<{ userId: string }>({
+        model: "account",
+        where: [{ field: "accountId", value: "alice-sub" }],
+      });
+      expect(aliceAccount?.userId).toBe(chosenId);
     } finally {
       await t.close();
     }
