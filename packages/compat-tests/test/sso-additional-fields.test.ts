@@ -40,12 +40,17 @@ const call = async (handler: Handler, cookie: string, path: string, body?: unkno
       ? new Request(`http://localhost:3000/api/auth${path}`, { headers: { cookie } })
       : jsonPost(path, body, { cookie }),
   );
-  return { status: response.status, json: (await response.json().catch(() => null)) as Record<string, unknown> | null };
+  return {
+    status: response.status,
+    json: (await response.json().catch(() => null)) as Record<string, unknown> | null,
+  };
 };
 
 /** The additional-field part of a provider answer. */
 const extra = (json: Record<string, unknown> | null) =>
-  Object.fromEntries(Object.entries(json ?? {}).filter(([key]) => ["tier", "seats", "internalNote", "locked"].includes(key)));
+  Object.fromEntries(
+    Object.entries(json ?? {}).filter(([key]) => ["tier", "seats", "internalNote", "locked"].includes(key)),
+  );
 
 describe("sso: additional fields on ssoProvider match the reference", () => {
   let pair: Pair;
@@ -74,7 +79,9 @@ describe("sso: additional fields on ssoProvider match the reference", () => {
     });
     expect(created.status).toBe(200);
     expect(extra(created.json)).toEqual({ tier: "gold", seats: 5, locked: false });
-    const row = pair.db.prepare("select tier, seats, internalNote, locked from ssoProvider where providerId = ?").all([id]);
+    const row = pair.db
+      .prepare("select tier, seats, internalNote, locked from ssoProvider where providerId = ?")
+      .all([id]);
     expect(row).toEqual([{ tier: "gold", seats: 5, internalNote: "ops", locked: 0 }]);
 
     const mine = await call(pair[maker], owner.cookie, `/sso/get-provider?providerId=${id}`);
@@ -82,14 +89,21 @@ describe("sso: additional fields on ssoProvider match the reference", () => {
     expect(extra(theirs.json)).toEqual(extra(mine.json));
     expect(extra(theirs.json)).toEqual({ tier: "gold", seats: 5, locked: false });
 
-    const updated = await call(pair[reader], owner.cookie, "/sso/update-provider", { providerId: id, seats: 9 });
+    const updated = await call(pair[reader], owner.cookie, "/sso/update-provider", {
+      providerId: id,
+      seats: 9,
+    });
     expect(extra(updated.json)).toEqual({ tier: "gold", seats: 9, locked: false });
     const back = await call(pair[maker], owner.cookie, `/sso/get-provider?providerId=${id}`);
     expect(extra(back.json)).toEqual({ tier: "gold", seats: 9, locked: false });
   });
 
   it("a field clients may not set is refused alike", async () => {
-    const owner = await signUp(pair.reference, { email: "fields-locked@example.com", password: "password-1234", name: "F" });
+    const owner = await signUp(pair.reference, {
+      email: "fields-locked@example.com",
+      password: "password-1234",
+      name: "F",
+    });
     const answers = [];
     for (const side of ["reference", "latchkey"] as const) {
       const refused = await call(pair[side], owner.cookie, "/sso/register", {

@@ -37,7 +37,10 @@ describe("sso: resolveUser answers and outcomes match the reference", () => {
         });
     pair = await createPair({
       baseURL: server.origin,
-      reference: { plugins: [referenceSSO({ resolveUser: resolver("reference") })], trustedOrigins: [idp.issuer] },
+      reference: {
+        plugins: [referenceSSO({ resolveUser: resolver("reference") })],
+        trustedOrigins: [idp.issuer],
+      },
       latchkey: { plugins: [sso({ resolveUser: resolver("latchkey") })], trustedOrigins: [idp.issuer] },
     });
     const owner = await signUp(pair.reference, {
@@ -57,7 +60,8 @@ describe("sso: resolveUser answers and outcomes match the reference", () => {
         { cookie: owner.cookie, origin: server.origin },
       ),
     );
-    if (registered.status !== 200) throw new Error(`register: ${registered.status} ${await registered.text()}`);
+    if (registered.status !== 200)
+      throw new Error(`register: ${registered.status} ${await registered.text()}`);
     chosenId = { reference: "", latchkey: "" };
     for (const side of ["reference", "latchkey"] as const) {
       const chosen = await signUp(pair[side], {
@@ -98,9 +102,9 @@ describe("sso: resolveUser answers and outcomes match the reference", () => {
   }
 
   const accountOwner = (sub: string) =>
-    (pair.db.prepare("select userId from account where accountId = ?").all([sub]) as { userId: string }[]).map(
-      (r) => r.userId,
-    );
+    (
+      pair.db.prepare("select userId from account where accountId = ?").all([sub]) as { userId: string }[]
+    ).map((r) => r.userId);
 
   it("link: the chosen user (another email) gets the account and session, with the same resolver input", async () => {
     for (const side of ["reference", "latchkey"] as const) {
@@ -114,7 +118,8 @@ describe("sso: resolveUser answers and outcomes match the reference", () => {
       const parsed = JSON.parse(text) as Record<string, Record<string, unknown>>;
       // Claims the IdP stamps per token.
       for (const claims of [parsed.verifiedIdTokenClaims!, parsed.providerClaims!])
-        for (const volatile of ["iat", "exp", "auth_time", "at_hash", "jti", "sid", "c_hash"]) delete claims[volatile];
+        for (const volatile of ["iat", "exp", "auth_time", "at_hash", "jti", "sid", "c_hash"])
+          delete claims[volatile];
       return parsed;
     };
     expect(shape(seen.latchkey[0]!, "latchkey")).toEqual(shape(seen.reference[0]!, "reference"));
@@ -125,7 +130,12 @@ describe("sso: resolveUser answers and outcomes match the reference", () => {
     for (const side of ["reference", "latchkey"] as const) {
       const users = pair.db.prepare("select count(*) as n from user").all([]);
       const outcome = await flow(side, `lee-${side}`);
-      expect(outcome).toEqual({ path: "/oops", error: "tenant_closed", description: "Tenant is closed", userId: null });
+      expect(outcome).toEqual({
+        path: "/oops",
+        error: "tenant_closed",
+        description: "Tenant is closed",
+        userId: null,
+      });
       expect(accountOwner(`lee-${side}`)).toEqual([]);
       expect(pair.db.prepare("select count(*) as n from user").all([])).toEqual(users);
     }

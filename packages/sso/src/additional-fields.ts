@@ -30,11 +30,13 @@ export function assertNoFieldCollisions(
 ): void {
   const columns = new Set(BUILT_IN.map((key) => renames[key] ?? key));
   for (const [key, field] of Object.entries(fields)) {
-    if (BUILT_IN.includes(key)) throw new Error(`ssoProvider additional field "${key}" conflicts with a built-in field`);
+    if (BUILT_IN.includes(key))
+      throw new Error(`ssoProvider additional field "${key}" conflicts with a built-in field`);
     if (ANSWER_KEYS.includes(key))
       throw new Error(`ssoProvider additional field "${key}" conflicts with a returned provider field`);
     const column = field.fieldName ?? key;
-    if (columns.has(column)) throw new Error(`ssoProvider additional field "${key}" maps to built-in field "${column}"`);
+    if (columns.has(column))
+      throw new Error(`ssoProvider additional field "${key}" maps to built-in field "${column}"`);
   }
 }
 
@@ -67,7 +69,10 @@ function valueSchema(field: DBField): Entry {
  * on update (`partial`) none; an `input: false` field is accepted by the schema and refused by
  * {@link additionalInput} (the reference's 400).
  */
-export function additionalBodyEntries(fields: SSOProviderAdditionalFields, partial: boolean): Record<string, Entry> {
+export function additionalBodyEntries(
+  fields: SSOProviderAdditionalFields,
+  partial: boolean,
+): Record<string, Entry> {
   const entries: Record<string, Entry> = {};
   for (const [name, field] of Object.entries(fields)) {
     if (field.input === false) {
@@ -97,13 +102,18 @@ export function additionalInput(
     if (body[name] !== undefined) out[name] = body[name];
     else if (action === "create" && field.defaultValue !== undefined)
       out[name] =
-        typeof field.defaultValue === "function" ? (field.defaultValue as () => unknown)() : field.defaultValue;
+        typeof field.defaultValue === "function"
+          ? (field.defaultValue as () => unknown)()
+          : field.defaultValue;
   }
   return out;
 }
 
 /** The fields a provider answer shows (`returned` not false), from a row. */
-export function returnedAdditional(row: SSOProviderRow, fields: SSOProviderAdditionalFields): Record<string, unknown> {
+export function returnedAdditional(
+  row: SSOProviderRow,
+  fields: SSOProviderAdditionalFields,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(fields)) {
     if (field.returned === false || !(name in row)) continue;

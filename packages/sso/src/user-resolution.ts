@@ -63,7 +63,9 @@ function isResolution(value: unknown): value is SSOUserResolution {
   const v = value as Record<string, unknown>;
   if (v.action === "continue") return true;
   if (v.action === "link") return nonEmpty(v.userId) && (v.profile === "preserve" || v.profile === "update");
-  return v.action === "reject" && nonEmpty(v.code) && (v.message === undefined || typeof v.message === "string");
+  return (
+    v.action === "reject" && nonEmpty(v.code) && (v.message === undefined || typeof v.message === "string")
+  );
 }
 
 const resolutionFailed = () =>
@@ -143,5 +145,7 @@ export async function resolveInTransaction(
       code: resolution.code,
       ...(resolution.message === undefined ? {} : { message: resolution.message }),
     });
-  return resolution.action === "link" ? { userId: resolution.userId, profile: resolution.profile } : undefined;
+  return resolution.action === "link"
+    ? { userId: resolution.userId, profile: resolution.profile }
+    : undefined;
 }

@@ -47,7 +47,12 @@ describe.each(DATABASE_KINDS)("schema.ssoProvider.additionalFields on %s", (db) 
         model: "ssoProvider",
         where: [{ field: "providerId", value: "acme" }],
       });
-      expect(row).toMatchObject({ tier: "gold", seats: 5, internalNote: "billing contact: ops", locked: false });
+      expect(row).toMatchObject({
+        tier: "gold",
+        seats: 5,
+        internalNote: "billing contact: ops",
+        locked: false,
+      });
 
       const got = await owner.get("/sso/get-provider?providerId=acme");
       expect(got.json).toMatchObject({ tier: "gold", seats: 5, locked: false });
@@ -77,16 +82,30 @@ describe.each(DATABASE_KINDS)("schema.ssoProvider.additionalFields on %s", (db) 
 describe("additional field collisions (the reference's checks at sso())", () => {
   it.each([
     ["domain", {}, 'ssoProvider additional field "domain" conflicts with a built-in field'],
-    ["redirectURI", {}, 'ssoProvider additional field "redirectURI" conflicts with a returned provider field'],
-    ["alias", { fieldName: "issuer" }, 'ssoProvider additional field "alias" maps to built-in field "issuer"'],
+    [
+      "redirectURI",
+      {},
+      'ssoProvider additional field "redirectURI" conflicts with a returned provider field',
+    ],
+    [
+      "alias",
+      { fieldName: "issuer" },
+      'ssoProvider additional field "alias" maps to built-in field "issuer"',
+    ],
   ] as const)("%s is refused", (name, extra, message) => {
     expect(() =>
-      sso({ schema: { ssoProvider: { additionalFields: { [name]: { type: "string", required: false, ...extra } } } } }),
+      sso({
+        schema: {
+          ssoProvider: { additionalFields: { [name]: { type: "string", required: false, ...extra } } },
+        },
+      }),
     ).toThrow(message);
   });
 
   it("schema.ssoProvider.modelName and fields rename the table and its columns", () => {
-    const plugin = sso({ schema: { ssoProvider: { modelName: "idp_connections", fields: { domain: "email_domain" } } } });
+    const plugin = sso({
+      schema: { ssoProvider: { modelName: "idp_connections", fields: { domain: "email_domain" } } },
+    });
     expect(plugin.schema?.ssoProvider).toMatchObject({
       modelName: "idp_connections",
       fields: { domain: { fieldName: "email_domain" } },

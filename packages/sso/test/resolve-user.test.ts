@@ -15,7 +15,12 @@ afterAll(() => idp.close());
 /** An instance whose `resolveUser` is whatever `resolver.current` is, with provider "acme" registered. */
 async function resolvingInstance(db: (typeof DATABASE_KINDS)[number], extra: Record<string, unknown> = {}) {
   const resolver: { current: ResolveSSOUser } = { current: () => ({ action: "continue" }) };
-  const t = await ssoInstance(db, idp, { resolveUser: (input, context) => resolver.current(input, context) }, extra);
+  const t = await ssoInstance(
+    db,
+    idp,
+    { resolveUser: (input, context) => resolver.current(input, context) },
+    extra,
+  );
   const owner = await signedIn(t, `${db}-owner`);
   const registered = await owner.post("/sso/register", registration(idp));
   if (registered.status !== 200) throw new Error(`register: ${registered.status} ${registered.text}`);
@@ -101,7 +106,12 @@ describe.each(DATABASE_KINDS)("resolveUser through the redirect flow on %s", (db
         name: `User ${db}-chosen`,
       });
       expect((await accountOf(t, "kim"))?.userId).toBe(chosenId);
-      expect(await t.auth.$context.adapter.count({ model: "verification", where: [{ field: "identifier", value: "audit-linked" }] })).toBe(1);
+      expect(
+        await t.auth.$context.adapter.count({
+          model: "verification",
+          where: [{ field: "identifier", value: "audit-linked" }],
+        }),
+      ).toBe(1);
       expect(seen[0]).toMatchObject({
         protocol: "oidc",
         providerId: "acme",

@@ -64,7 +64,10 @@ export interface SelectedOAuthUser {
 }
 
 const bindingConflict = (code: string, message: string) => new APIError("CONFLICT", { code, message });
-const ACCOUNT_BINDING = ["account_hook_binding_conflict", "Account hook changed the selected authentication binding"] as const;
+const ACCOUNT_BINDING = [
+  "account_hook_binding_conflict",
+  "Account hook changed the selected authentication binding",
+] as const;
 
 /** Whether a written account row still binds this identity to this user. */
 const bindsExactly = (row: Account, key: { providerId: string; accountId: string }, userId: string) =>
@@ -155,9 +158,9 @@ export async function signInOAuthUser(
     if (
       !selected &&
       ((!trusted && !userInfo.emailVerified) ||
-      ((linking?.requireLocalEmailVerified ?? true) && !user.emailVerified) ||
-      linking?.enabled === false ||
-      linking?.disableImplicitLinking === true)
+        ((linking?.requireLocalEmailVerified ?? true) && !user.emailVerified) ||
+        linking?.enabled === false ||
+        linking?.disableImplicitLinking === true)
     ) {
       // The reference calls this `account_not_linked`; the spec renamed it.
       return failed(E.UNABLE_TO_LINK_ACCOUNT);
@@ -226,7 +229,8 @@ export async function signInOAuthUser(
     const additional = additionalFieldsFromProfile(ctx, userInfo, "create");
     const created = await createOAuthUser(ctx, providerUser, additional, account, input.source);
     if (!created) return failed(E.UNABLE_TO_CREATE_USER);
-    if (exact && !bindsExactly(created.account, key, created.user.id)) throw bindingConflict(...ACCOUNT_BINDING);
+    if (exact && !bindsExactly(created.account, key, created.user.id))
+      throw bindingConflict(...ACCOUNT_BINDING);
     user = created.user;
   }
 
@@ -240,8 +244,7 @@ export async function signInOAuthUser(
     await sendOrDefer(ctx, input, user);
   }
   if (input.requireEmailVerification && !user.emailVerified) {
-    if (!isRegister && mail?.sendOnSignIn && mail.sendVerificationEmail)
-      await sendOrDefer(ctx, input, user);
+    if (!isRegister && mail?.sendOnSignIn && mail.sendVerificationEmail) await sendOrDefer(ctx, input, user);
     return failed(E.EMAIL_NOT_VERIFIED, isRegister);
   }
   // A throwing store answers `unable_to_create_session` like a refusing hook does (the reference

@@ -226,7 +226,9 @@ describe("transactional OAuth sign-in preconditions", () => {
       },
     });
     const refused = await signIn(cached, "alice-sub");
-    expect(refused.url.searchParams.get("error")).toBe("OAUTH_SIGN_IN_TRANSACTION_REQUIRES_DATABASE_SESSIONS");
+    expect(refused.url.searchParams.get("error")).toBe(
+      "OAUTH_SIGN_IN_TRANSACTION_REQUIRES_DATABASE_SESSIONS",
+    );
     expect(cached.store.user ?? []).toEqual([]);
     expect(asked).toBe(0);
   });

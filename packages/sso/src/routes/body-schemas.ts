@@ -71,7 +71,10 @@ export function withAdditionalFields<S extends typeof registerBody | typeof upda
   fields: SSOProviderAdditionalFields,
 ): S {
   if (!Object.keys(fields).length) return schema;
-  return v.object({ ...schema.entries, ...additionalBodyEntries(fields, schema === updateBody) }) as unknown as S;
+  return v.object({
+    ...schema.entries,
+    ...additionalBodyEntries(fields, schema === updateBody),
+  }) as unknown as S;
 }
 
 /** `{ providerId }` bodies and queries. */

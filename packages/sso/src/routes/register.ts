@@ -118,7 +118,11 @@ export const register = (options: ResolvedSSOOptions) =>
       if (await exists(ctx, providerId))
         throw SSO_ERROR_CODES.fail("PROVIDER_EXISTS", "UNPROCESSABLE_ENTITY");
       if (ctx.body.samlConfig) throw SSO_ERROR_CODES.fail("SAML_NOT_SUPPORTED", "BAD_REQUEST");
-      const additional = additionalInput(options.additionalFields, ctx.body as Record<string, unknown>, "create");
+      const additional = additionalInput(
+        options.additionalFields,
+        ctx.body as Record<string, unknown>,
+        "create",
+      );
       const config = await storedConfig(ctx, options);
       const verifying = options.domainVerification?.enabled === true;
       let created: SSOProviderRow | null;

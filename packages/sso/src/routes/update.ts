@@ -60,7 +60,11 @@ export const updateSSOProvider = (options: ResolvedSSOOptions) =>
     },
     async (ctx) => {
       const { providerId, issuer, domain, oidcConfig } = ctx.body;
-      const additional = additionalInput(options.additionalFields, ctx.body as Record<string, unknown>, "update");
+      const additional = additionalInput(
+        options.additionalFields,
+        ctx.body as Record<string, unknown>,
+        "update",
+      );
       if (!issuer && !domain && !oidcConfig && !Object.keys(additional).length)
         throw referenceError("BAD_REQUEST", "NO_UPDATE_FIELDS");
       const row = await accessibleProvider(ctx, providerId, ctx.context.session.user.id);
