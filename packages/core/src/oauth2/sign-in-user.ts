@@ -54,7 +54,7 @@ export interface OAuthSignInInput {
    * When given, verification mails are queued here instead of sent (the caller sends them once
    * its transaction committed).
    */
-  deferredMail?: (() => Promise<void>)[] | undefined;
+  deferredMail?: ((ctx: EndpointContext) => Promise<void>)[] | undefined;
 }
 
 /** A user an application selected for an OAuth identity. */
@@ -267,11 +267,11 @@ export async function signInOAuthUser(
   return { error: null, data: { session, user }, isRegister };
 }
 
-/** Sends the verification mail now, or queues it for the caller's commit. */
+/** Sends the verification mail now, or queues it for the caller to send (with its own context) after its commit. */
 async function sendOrDefer(ctx: EndpointContext, input: OAuthSignInInput, user: User): Promise<void> {
-  const send = () => mailVerificationLink(ctx, user, input.callbackURL, true);
+  const send = (sender: EndpointContext) => mailVerificationLink(sender, user, input.callbackURL, true);
   if (input.deferredMail) input.deferredMail.push(send);
-  else await send();
+  else await send(ctx);
 }
 
 /** `overrideUserInfoOnSignIn`: the provider's name, image, mapped fields and email replace the user's. */

@@ -40,7 +40,7 @@ export async function signInOAuthUserInTransaction(
       code: "OAUTH_SIGN_IN_TRANSACTION_REQUIRES_DATABASE_SESSIONS",
       message: "A transactional OAuth sign-in needs sessions stored in the database only",
     });
-  const mail: (() => Promise<void>)[] = [];
+  const mail: ((ctx: EndpointContext) => Promise<void>)[] = [];
   let result: OAuthSignInResult;
   let began = false;
   try {
@@ -68,6 +68,7 @@ export async function signInOAuthUserInTransaction(
     }
     throw error;
   }
-  for (const send of mail) await send();
+  // Outside the transaction's context: it is over.
+  for (const send of mail) await send(ctx);
   return result;
 }

@@ -194,6 +194,37 @@ describe.each(DATABASE_KINDS)("transactional OAuth sign-in on %s", (db) => {
       await t.close();
     }
   });
+  it("the verification mail of a new user goes out after the commit, and not at all after a rollback", async () => {
+    const select: { current: Select } = { current: async () => undefined };
+    let refuseSession = true;
+    const mailed: { email: string; stored: boolean }[] = [];
+    let t: Awaited<ReturnType<typeof instance>>;
+    t = await instance(db, select, {
+      databaseHooks: { session: { create: { before: async () => (refuseSession ? false : undefined) } } },
+      emailVerification: {
+        sendOnSignUp: true,
+        sendVerificationEmail: async ({ user }) => {
+          // Read outside the sign-in's transaction: the user is there only once it committed.
+          const stored = await t.auth.$context.adapter.findOne({
+            model: "user",
+            where: [{ field: "email", value: user.email }],
+          });
+          mailed.push({ email: user.email, stored: stored !== null });
+        },
+      },
+    });
+    try {
+      const refused = await signIn(t, "unverified-sub");
+      expect(refused.url.searchParams.get("error")).toBe("unable_to_create_session");
+      expect(mailed).toEqual([]);
+      refuseSession = false;
+      const done = await signIn(t, "unverified-sub");
+      expect(done.url.pathname).toBe("/dashboard");
+      expect(mailed).toEqual([{ email: "victim@example.com", stored: true }]);
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describe("transactional OAuth sign-in preconditions", () => {
