@@ -198,8 +198,7 @@ describe.each(DATABASE_KINDS)("transactional OAuth sign-in on %s", (db) => {
     const select: { current: Select } = { current: async () => undefined };
     let refuseSession = true;
     const mailed: { email: string; stored: boolean }[] = [];
-    let t: Awaited<ReturnType<typeof instance>>;
-    t = await instance(db, select, {
+    const t: Awaited<ReturnType<typeof instance>> = await instance(db, select, {
       databaseHooks: { session: { create: { before: async () => (refuseSession ? false : undefined) } } },
       emailVerification: {
         sendOnSignUp: true,
