@@ -157,3 +157,93 @@ describe("sso: resolveUser answers and outcomes match the reference", () => {
     expect(refThrown).toMatchObject({ error: "SSO_USER_RESOLUTION_FAILED" });
   });
 });
+
+describe("sso: resolveUser with sessions in secondary storage", () => {
+  let idp: TestIdP;
+  let server: LiveServer;
+  let pair: Pair;
+  const storage = () => {
+    const kept = new Map<string, string>();
+    return {
+      get: (key: string) => kept.get(key) ?? null,
+      set: (key: string, value: string) => void kept.set(key, value),
+      delete: (key: string) => void kept.delete(key),
+    };
+  };
+  beforeAll(async () => {
+    server = await listen();
+    idp = await startIdP([`${server.origin}${BASE_PATH}/sso/callback/cached`]);
+    for (const side of ["reference", "latchkey"])
+      idp.accounts.set(`cached-${side}`, {
+        email: `${side}@cached.example.com`,
+        email_verified: true,
+        name: side,
+      });
+    const session = { storeSessionInDatabase: true };
+    const resolveUser = () => ({ action: "continue" }) as const;
+    pair = await createPair({
+      baseURL: server.origin,
+      reference: {
+        plugins: [referenceSSO({ resolveUser })],
+        trustedOrigins: [idp.issuer],
+        secondaryStorage: storage(),
+        session,
+      },
+      latchkey: {
+        plugins: [sso({ resolveUser })],
+        trustedOrigins: [idp.issuer],
+        secondaryStorage: storage(),
+        session,
+      },
+    });
+    const owner = await signUp(pair.reference, {
+      email: "owner@cached.example.com",
+      password: "password-1234",
+      name: "O",
+    });
+    const registered = await pair.latchkey(
+      jsonPost(
+        "/sso/register",
+        {
+          providerId: "cached",
+          issuer: idp.issuer,
+          domain: "cached.example.com",
+          oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+        },
+        { cookie: owner.cookie, origin: server.origin },
+      ),
+    );
+    if (registered.status !== 200)
+      throw new Error(`register: ${registered.status} ${await registered.text()}`);
+  });
+  afterAll(async () => {
+    pair.close();
+    await server.close();
+    await idp.close();
+  });
+
+  it("row 186: with storeSessionInDatabase the reference signs in (deferring its storage write); Latchkey refuses before spending the code", async () => {
+    const outcomes: Record<string, string | null>[] = [];
+    for (const side of ["reference", "latchkey"] as const) {
+      server.use(pair[side]);
+      const browser = new Browser(server.origin, (request) => fetch(request));
+      idp.login(`cached-${side}`);
+      const started = await browser.post(`${server.origin}${BASE_PATH}/sign-in/sso`, {
+        providerId: "cached",
+        callbackURL: "/dashboard",
+        errorCallbackURL: "/oops",
+      });
+      const { url } = (await started.json()) as { url: string };
+      const { location } = await browser.follow(url);
+      const at = new URL(location, server.origin);
+      outcomes.push({ path: at.pathname, error: at.searchParams.get("error") });
+    }
+    expect(outcomes).toEqual([
+      { path: "/dashboard", error: null },
+      { path: "/oops", error: "SSO_USER_RESOLUTION_REQUIRES_DATABASE_SESSIONS" },
+    ]);
+    expect(
+      pair.db.prepare("select count(*) as n from user where email = ?").all(["latchkey@cached.example.com"]),
+    ).toEqual([{ n: 0 }]);
+  });
+});
