@@ -44,6 +44,7 @@ export {
   type HTTPMethod,
 } from "./api/endpoint.js";
 export type { EndpointContext, RequestContext } from "./api/context.js";
+export { inTransactionContext } from "./api/transaction-context.js";
 export { createAuthMiddleware, type HookEntry, type HookMatcher, type HookMiddleware } from "./api/hooks.js";
 export { email as emailFormat, isEmail } from "./api/validation.js";
 // For plugin sign-in routes that refuse an unverified user as core's sign-in does (username).

@@ -2,6 +2,7 @@ import type { LatchkeyPlugin } from "@latchkey/core";
 import { SSO_ERROR_CODES } from "./error-codes.js";
 import { resolveSSOOptions, type ResolvedSSOOptions, type SSOOptions } from "./options.js";
 import { deleteSSOProvider, getSSOProvider, listSSOProviders } from "./routes/providers.js";
+import { assertNoFieldCollisions } from "./additional-fields.js";
 import { ssoCallback, ssoSharedCallback } from "./routes/callback.js";
 import { signInSSO } from "./routes/sign-in.js";
 import { register } from "./routes/register.js";
@@ -28,11 +29,19 @@ export type {
   SSOProviderReference,
 } from "./mutation-guard.js";
 export type { DiscoveryErrorCode } from "./discovery.js";
+export type { SSOProviderAdditionalFields } from "./additional-fields.js";
+export type {
+  ResolveSSOUser,
+  SSOProviderUserProfile,
+  SSOUserResolution,
+  SSOUserResolutionContext,
+  SSOUserResolutionInput,
+} from "./user-resolution.js";
 
 const endpointsOf = (options: ResolvedSSOOptions) => ({
   registerSSOProvider: register(options),
-  listSSOProviders,
-  getSSOProvider,
+  listSSOProviders: listSSOProviders(options),
+  getSSOProvider: getSSOProvider(options),
   updateSSOProvider: updateSSOProvider(options),
   deleteSSOProvider: deleteSSOProvider(options),
   signInSSO: signInSSO(options),
@@ -57,6 +66,7 @@ export interface SSOPlugin extends LatchkeyPlugin<"sso", ReturnType<typeof endpo
  */
 export function sso(options?: SSOOptions): SSOPlugin {
   const resolved = resolveSSOOptions(options);
+  assertNoFieldCollisions(resolved.additionalFields, resolved.fields);
   return {
     id: "sso",
     schema: resolveSSOSchema(resolved),

@@ -13,6 +13,7 @@ import type { ResolvedSSOOptions } from "./options.js";
 import type { ProviderSource } from "./provider-reference.js";
 import type { OIDCMapping, SSOProviderRow, StoredOIDCConfig } from "./schema.js";
 import { emailInDomains } from "./domains.js";
+import type { ObservedClaims } from "./user-resolution.js";
 
 /** Scopes asked for when neither the request nor the provider names any (the reference's). */
 export const DEFAULT_SCOPES = ["openid", "email", "profile", "offline_access"];
@@ -38,6 +39,8 @@ export interface FoundProvider {
 /** Set when a request to the IdP met a redirect it refused, so the callback can answer `oidc_endpoint_redirect`. */
 export interface RequestObserver {
   redirectRefused: boolean;
+  /** The verified ID token's claims and UserInfo's, once `getUserInfo` accepted them (for `resolveUser`). */
+  claims?: ObservedClaims | undefined;
 }
 
 /** Runs a request to the IdP, noting a refused redirect before the error goes on. */
@@ -172,12 +175,14 @@ export function ssoOAuthProvider(
         if (!verified) return null;
       }
       let profile = verified;
+      let userInfo: Record<string, unknown> | null = null;
       if (config.userInfoEndpoint && tokens.accessToken) {
         const { accessToken } = tokens;
         const info = await observed(observer, () => fetchUserInfo(config.userInfoEndpoint!, accessToken));
         // OIDC Core §5.3.2: UserInfo must describe the subject of the ID token.
         if (!info || (verified && info.sub !== verified.sub)) return null;
         profile = { ...verified, ...info };
+        userInfo = info;
       }
       if (!profile || typeof profile.sub !== "string" || !profile.sub) return null;
       const email = profile[claims.email];
@@ -187,6 +192,7 @@ export function ssoOAuthProvider(
       const extra: Record<string, unknown> = {};
       for (const [field, claim] of Object.entries(config.mapping?.extraFields ?? {}))
         extra[field] = profile[claim];
+      if (observer) observer.claims = { verifiedIdToken: verified, userInfo };
       return {
         user: {
           ...extra,

@@ -1,6 +1,8 @@
 import type { Awaitable, OAuth2Tokens, User } from "@latchkey/core";
 import type { SSOProviderMutationGuardContext, SSOProviderMutationGuardInput } from "./mutation-guard.js";
 import type { OIDCMapping, StoredOIDCConfig, TokenEndpointAuthentication } from "./schema.js";
+import type { ResolveSSOUser } from "./user-resolution.js";
+import type { SSOProviderAdditionalFields } from "./additional-fields.js";
 
 /** A provider configured in code (`defaultSSO`), looked up before the database. */
 export interface DefaultSSOProvider {
@@ -98,6 +100,14 @@ export interface SSOOptions {
     input: SSOProviderMutationGuardInput,
     context: SSOProviderMutationGuardContext,
   ) => Awaitable<void>;
+  /**
+   * Resolves a verified provider identity to a user on every SSO sign-in, inside the database
+   * transaction that writes the account and the session (the reference's shapes): `continue`
+   * (core's rules), `link` to a chosen user (`profile` "preserve" or "update"), or `reject`
+   * with a callback error code. Needs an adapter with transactions and sessions in the database
+   * only (no `secondaryStorage`).
+   */
+  resolveUser?: ResolveSSOUser;
   /** A user signing in through a provider with an `organizationId` becomes a member of it. */
   organizationProvisioning?: OrganizationProvisioningOptions;
   /** Default of a provider's `overrideUserInfo`. @default false */
@@ -129,6 +139,19 @@ export interface SSOOptions {
   legacyMappingId?: boolean;
   /** Renames the table (the reference's `modelName`). */
   modelName?: string;
+  /**
+   * The reference's `schema.ssoProvider`: `modelName` and `fields` (used where the options above
+   * do not say) and `additionalFields`, columns of the table that `/sso/register` and
+   * `/sso/update-provider` accept and the provider answers show, as core's field attributes
+   * (`type`, `required`, `defaultValue`, `input`, `returned`, `fieldName`, …).
+   */
+  schema?: {
+    ssoProvider?: {
+      modelName?: string;
+      fields?: SSOOptions["fields"];
+      additionalFields?: SSOProviderAdditionalFields;
+    };
+  };
   /** Renames columns (the reference's `fields`). */
   fields?: Partial<
     Record<
@@ -149,11 +172,21 @@ export interface SSOOptions {
 export interface ResolvedSSOOptions extends SSOOptions {
   providersLimit: NonNullable<SSOOptions["providersLimit"]>;
   defaultSSO: DefaultSSOProvider[];
+  /** `schema.ssoProvider.additionalFields`, or none. */
+  additionalFields: SSOProviderAdditionalFields;
 }
 
 /** Applies the reference's defaults. */
-export const resolveSSOOptions = (options: SSOOptions = {}): ResolvedSSOOptions => ({
-  ...options,
-  providersLimit: options.providersLimit ?? 10,
-  defaultSSO: options.defaultSSO ?? [],
-});
+export function resolveSSOOptions(options: SSOOptions = {}): ResolvedSSOOptions {
+  const table = options.schema?.ssoProvider;
+  const modelName = options.modelName ?? table?.modelName;
+  const fields = table?.fields ? { ...table.fields, ...options.fields } : options.fields;
+  return {
+    ...options,
+    ...(modelName ? { modelName } : {}),
+    ...(fields ? { fields } : {}),
+    providersLimit: options.providersLimit ?? 10,
+    defaultSSO: options.defaultSSO ?? [],
+    additionalFields: table?.additionalFields ?? {},
+  };
+}

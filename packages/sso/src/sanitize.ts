@@ -1,3 +1,4 @@
+import { returnedAdditional, type SSOProviderAdditionalFields } from "./additional-fields.js";
 import { parseOIDCConfig, type SSOProviderRow } from "./schema.js";
 
 /** A provider as the routes answer it: no client secret, the client id shortened to its last four characters. */
@@ -20,15 +21,25 @@ export interface SanitizedProvider {
     tokenEndpointAuthentication?: string | undefined;
   };
   spMetadataUrl: string;
+  /** The additional fields (`returned` not false). */
+  [field: string]: unknown;
 }
 
 /** `****` and the last four characters of a client id, as the reference shows it. */
 export const lastFour = (clientId: string): string => `****${clientId.slice(-4)}`;
 
-/** The answer for one stored provider (the reference's `sanitizeProvider`, SAML details left out). */
-export function sanitizeProvider(row: SSOProviderRow, baseURL: string): SanitizedProvider {
+/**
+ * The answer for one stored provider (the reference's `sanitizeProvider`, SAML details left
+ * out), led by its returned additional fields as the reference's is.
+ */
+export function sanitizeProvider(
+  row: SSOProviderRow,
+  baseURL: string,
+  additionalFields: SSOProviderAdditionalFields = {},
+): SanitizedProvider {
   const oidc = parseOIDCConfig(row);
   return {
+    ...returnedAdditional(row, additionalFields),
     providerId: row.providerId,
     type: row.samlConfig ? "saml" : "oidc",
     issuer: row.issuer,

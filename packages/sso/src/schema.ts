@@ -89,19 +89,25 @@ const domainVerifiedField = {
   domainVerified: { type: "boolean", required: false },
 } satisfies SchemaDefinition[string]["fields"];
 
-/** The table with `domainVerified` (when verification is enabled) and the `modelName` and `fields` renames applied. */
+/**
+ * The table with `domainVerified` (when verification is enabled), the `modelName` and `fields`
+ * renames applied and the additional fields added.
+ */
 export function resolveSSOSchema(options: {
   modelName?: string | undefined;
   fields?: Partial<Record<string, string>> | undefined;
   domainVerification?: { enabled?: boolean | undefined } | undefined;
+  additionalFields?: SchemaDefinition[string]["fields"] | undefined;
 }): SchemaDefinition {
   const verified = options.domainVerification?.enabled === true;
-  if (!options.modelName && !options.fields && !verified) return ssoSchema;
+  const extra = options.additionalFields ?? {};
+  if (!options.modelName && !options.fields && !verified && !Object.keys(extra).length) return ssoSchema;
   const all = { ...ssoSchema.ssoProvider.fields, ...(verified ? domainVerifiedField : {}) };
   const fields: SchemaDefinition[string]["fields"] = {};
   for (const [key, field] of Object.entries(all)) {
     const column = options.fields?.[key];
     fields[key] = column ? { ...field, fieldName: column } : field;
   }
+  Object.assign(fields, extra);
   return { ssoProvider: { fields, ...(options.modelName ? { modelName: options.modelName } : {}) } };
 }

@@ -1,4 +1,4 @@
-import type { Row, Where } from "./adapter.js";
+import type { Adapter, Row, Where } from "./adapter.js";
 import { BetterAuthError } from "../errors/api-error.js";
 import { createWrites, type InternalAdapterDeps } from "./internal/writes.js";
 import { createUserOps } from "./internal/users.js";
@@ -15,7 +15,14 @@ export type { SessionClient, SessionWithUser } from "./internal/sessions.js";
  * Model-level storage operations core routes and plugins use (the reference's internal
  * adapter): ids, defaults and database hooks are applied here, so adapters only store and load.
  */
-export function createInternalAdapter(deps: InternalAdapterDeps & { verification?: { disableCleanup?: boolean } }) {
+export function createInternalAdapter(deps: InternalAdapterDeps & { verification?: { disableCleanup?: boolean } }): InternalAdapter {
+  return {
+    ...internalOperations(deps),
+    boundTo: (adapter) => createInternalAdapter({ ...deps, adapter }),
+  };
+}
+
+function internalOperations(deps: InternalAdapterDeps & { verification?: { disableCleanup?: boolean } }) {
   const writes = createWrites(deps);
   const users = createUserOps(deps, writes);
   const sessions = createSessionOps(deps, writes);
@@ -42,4 +49,10 @@ export function createInternalAdapter(deps: InternalAdapterDeps & { verification
   };
 }
 
-export type InternalAdapter = ReturnType<typeof createInternalAdapter>;
+export type InternalAdapter = ReturnType<typeof internalOperations> & {
+  /**
+   * The same operations (schema, hooks, ids, stores) writing through `adapter` instead, e.g.
+   * the adapter a `transaction(fn)` hands to `fn`, so they join that transaction.
+   */
+  boundTo(adapter: Adapter): InternalAdapter;
+};

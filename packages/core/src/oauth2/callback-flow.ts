@@ -11,6 +11,8 @@ import {
 import { linkOAuthAccount } from "./link-account.js";
 import type { OAuthStateData } from "./state.js";
 import type { OAuthProvider } from "./types.js";
+import type { Adapter } from "../db/adapter.js";
+import type { SelectedOAuthUser } from "./sign-in-user.js";
 
 /** What the callback route established before the provider's part of the flow runs. */
 export interface CallbackInput {
@@ -35,6 +37,16 @@ export interface CallbackInput {
    * (SSO: `provisionUser`, organization membership). A throw fails the callback.
    */
   afterSignIn?: ((signedIn: OAuthSignedIn, identified: IdentifiedAccount) => Promise<void>) | undefined;
+  /**
+   * Makes the sign-in transactional (not a link flow): asked first inside one database
+   * transaction with its adapter, then the user, account and session are written in it with
+   * exact account binding; a throw or refusal writes nothing. Its answer may select the user
+   * (SSO: `resolveUser`); an `APIError` with a code becomes that callback error. `afterSignIn`
+   * runs after the commit.
+   */
+  selectUserInTransaction?:
+    | ((identified: IdentifiedAccount, database: Adapter) => Promise<SelectedOAuthUser | undefined>)
+    | undefined;
 }
 
 /**
@@ -91,5 +103,6 @@ export async function completeCallback(
     fail,
     { callbackURL: state.callbackURL, newUserURL: state.newUserURL },
     input.afterSignIn && ((signedIn) => input.afterSignIn!(signedIn, identified)),
+    input.selectUserInTransaction && ((database) => input.selectUserInTransaction!(identified, database)),
   );
 }

@@ -5,6 +5,7 @@ import { setSessionCookie } from "../session/session-cookie.js";
 import { resolveAccountKey } from "./account-key.js";
 import { OAUTH_CALLBACK_ERROR_CODES as E, type OAuthCallbackErrorCode } from "./callback-errors.js";
 import { signInOAuthUser, type OAuthSignInInput } from "./sign-in-user.js";
+import { signInOAuthUserInTransaction, type SelectUserInTransaction } from "./transactional-sign-in.js";
 import type { OAuth2Tokens, OAuth2UserInfo, OAuthProvider } from "./types.js";
 
 /**
@@ -125,7 +126,8 @@ export interface OAuthSignedIn extends SessionWithUser {
  * The end of every OAuth sign-in that arrives by redirect: signs the user in, sets the session
  * cookie and redirects to the callback URL (the new-user URL for a sign-up). A refusal becomes
  * `fail(code)`; an `APIError` from a hook (a rejecting `validateUserInfo`) becomes its code;
- * redirects (`internal_server_error` to the error page) pass through.
+ * redirects (`internal_server_error` to the error page) pass through. With `selectUser`, the
+ * sign-in's writes run in one transaction after it (`signInOAuthUserInTransaction`).
  */
 export async function finishOAuthSignIn(
   ctx: EndpointContext,
@@ -133,10 +135,13 @@ export async function finishOAuthSignIn(
   fail: (code: string, description?: string) => APIError,
   urls: { callbackURL: string; newUserURL?: string | undefined },
   afterSignIn?: (signedIn: OAuthSignedIn) => Promise<void>,
+  selectUser?: SelectUserInTransaction,
 ): Promise<never> {
   let result;
   try {
-    result = await signInOAuthUser(ctx, input);
+    result = selectUser
+      ? await signInOAuthUserInTransaction(ctx, input, selectUser)
+      : await signInOAuthUser(ctx, input);
   } catch (error) {
     if (error instanceof APIError && error.status !== 302 && typeof error.body?.code === "string") {
       throw fail(error.body.code, error.body.message);

@@ -1,5 +1,5 @@
 import type { EndpointContext } from "../api/context.js";
-import type { User } from "../db/models.js";
+import type { Account, User } from "../db/models.js";
 import { APIError } from "../errors/api-error.js";
 import type { UserProvisioningSource } from "../security/validate-user-info.js";
 import { storedTokens } from "./token-storage.js";
@@ -10,7 +10,7 @@ import type { OAuthAccountInput, OAuthUserInput } from "./user-fields.js";
  * across the internal adapter, a failed account insert removes the user again: a user
  * without the account could never sign in with it, and would block its email. Null when a
  * hook vetoed either row or storage failed; API errors (`validateUserInfo`, `MISSING_FIELD`)
- * propagate.
+ * propagate. Answers both rows as written (after database hooks).
  */
 export async function createOAuthUser(
   ctx: EndpointContext,
@@ -18,7 +18,7 @@ export async function createOAuthUser(
   additional: Record<string, unknown>,
   account: OAuthAccountInput,
   source: UserProvisioningSource,
-): Promise<User | null> {
+): Promise<{ user: User; account: Account } | null> {
   const auth = ctx.context;
   let user: User | null;
   try {
@@ -51,7 +51,7 @@ export async function createOAuthUser(
       },
       ctx,
     );
-    if (created) return user;
+    if (created) return { user, account: created };
   } catch (error) {
     auth.logger.error("Unable to create the OAuth account of a new user", error);
   }

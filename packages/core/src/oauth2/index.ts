@@ -76,7 +76,13 @@ export {
   type OAuthSignedIn,
 } from "./callback-steps.js";
 export type { CallbackInput } from "./callback-flow.js";
-export { signInOAuthUser, type OAuthSignInInput, type OAuthSignInResult } from "./sign-in-user.js";
+export {
+  signInOAuthUser,
+  type OAuthSignInInput,
+  type OAuthSignInResult,
+  type SelectedOAuthUser,
+} from "./sign-in-user.js";
+export { signInOAuthUserInTransaction, type SelectUserInTransaction } from "./transactional-sign-in.js";
 export type { OAuthAccountInput, OAuthUserInput } from "./user-fields.js";
 // The flow the social routes run with a provider; provider builders attach it as `flow`.
 export { oauthFlow, type OAuthFlow } from "./flow.js";

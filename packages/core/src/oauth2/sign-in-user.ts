@@ -37,7 +37,41 @@ export interface OAuthSignInInput {
    * `email_verified`, as for a trusted provider.
    */
   isTrustedProvider?: boolean | undefined;
+  /**
+   * The user an application chose for this identity (SSO's `resolveUser` answering `link`):
+   * signed in without implicit-linking rules; an account of the identity owned by someone else
+   * is a 409 `account_ownership_conflict`, an unknown user a 404 `user_not_found`. `profile:
+   * "update"` writes the provider's profile onto the user (`overrideUserInfo` is then ignored).
+   */
+  selectedUser?: SelectedOAuthUser | undefined;
+  /**
+   * Refuse (409 `account_hook_binding_conflict`, `session_hook_user_conflict`) when a database
+   * hook changed the written account's provider, account id or user, or the session's user.
+   * Implied by `selectedUser`.
+   */
+  requireExactAccountBinding?: boolean | undefined;
+  /**
+   * When given, verification mails are queued here instead of sent (the caller sends them once
+   * its transaction committed).
+   */
+  deferredMail?: ((ctx: EndpointContext) => Promise<void>)[] | undefined;
 }
+
+/** A user an application selected for an OAuth identity. */
+export interface SelectedOAuthUser {
+  userId: string;
+  profile: "preserve" | "update";
+}
+
+const bindingConflict = (code: string, message: string) => new APIError("CONFLICT", { code, message });
+const ACCOUNT_BINDING = [
+  "account_hook_binding_conflict",
+  "Account hook changed the selected authentication binding",
+] as const;
+
+/** Whether a written account row still binds this identity to this user. */
+const bindsExactly = (row: Account, key: { providerId: string; accountId: string }, userId: string) =>
+  row.providerId === key.providerId && row.accountId === key.accountId && row.userId === userId;
 
 /** A session, or the callback error code explaining why there is none. */
 export type OAuthSignInResult =
@@ -88,7 +122,20 @@ export async function signInOAuthUser(
   }
   let user: User | null = owner?.user ?? null;
   let linked: Account | null = owner?.account ?? null;
-  if (!user) {
+  const selected = input.selectedUser;
+  const exact = !!selected || input.requireExactAccountBinding === true;
+  if (selected) {
+    // The application's choice replaces the email lookup; the account's owner still wins.
+    if (user && user.id !== selected.userId)
+      throw new APIError("CONFLICT", {
+        code: "account_ownership_conflict",
+        message: "Account is already linked to another user",
+      });
+    if (!user) {
+      user = await auth.internalAdapter.findUserById(selected.userId);
+      if (!user) throw new APIError("NOT_FOUND", { code: "user_not_found", message: "User not found" });
+    }
+  } else if (!user) {
     let found;
     try {
       found = await auth.internalAdapter.findUserByEmail(userInfo.email, { includeAccounts: true });
@@ -109,10 +156,11 @@ export async function signInOAuthUser(
       input.isTrustedProvider === true ||
       (await trustedProviders(auth, ctx.request)).includes(key.providerId);
     if (
-      (!trusted && !userInfo.emailVerified) ||
-      ((linking?.requireLocalEmailVerified ?? true) && !user.emailVerified) ||
-      linking?.enabled === false ||
-      linking?.disableImplicitLinking === true
+      !selected &&
+      ((!trusted && !userInfo.emailVerified) ||
+        ((linking?.requireLocalEmailVerified ?? true) && !user.emailVerified) ||
+        linking?.enabled === false ||
+        linking?.disableImplicitLinking === true)
     ) {
       // The reference calls this `account_not_linked`; the spec renamed it.
       return failed(E.UNABLE_TO_LINK_ACCOUNT);
@@ -132,13 +180,16 @@ export async function signInOAuthUser(
         ctx,
       );
       if (!created) return failed(E.UNABLE_TO_LINK_ACCOUNT);
+      if (exact && !bindsExactly(created, key, user.id)) throw bindingConflict(...ACCOUNT_BINDING);
     } catch (error) {
       if (error instanceof APIError) throw error;
       auth.logger.error("Unable to link account", error);
       return failed(E.UNABLE_TO_LINK_ACCOUNT);
     }
-    user = await adoptVerifiedEmail(ctx, user, userInfo);
-    user = (await applyUpdateUserInfoOnLink(ctx, user.id, userInfo)) ?? user;
+    if (!selected) {
+      user = await adoptVerifiedEmail(ctx, user, userInfo);
+      user = (await applyUpdateUserInfoOnLink(ctx, user.id, userInfo)) ?? user;
+    }
   } else if (user && linked) {
     if (validate) {
       await assertValidUserInfo(
@@ -161,18 +212,26 @@ export async function signInOAuthUser(
           })
         : true;
       if (!updated) return failed(E.UNABLE_TO_UPDATE_ACCOUNT);
+      if (exact && updated !== true && !bindsExactly(updated as Account, key, user.id))
+        throw bindingConflict(...ACCOUNT_BINDING);
     }
-    user = await adoptVerifiedEmail(ctx, user, userInfo);
+    if (!selected) user = await adoptVerifiedEmail(ctx, user, userInfo);
   }
 
-  if (user && input.overrideUserInfo) user = await overrideUser(ctx, user, userInfo);
+  if (user && (selected ? selected.profile === "update" : input.overrideUserInfo)) {
+    user = await overrideUser(ctx, user, userInfo);
+    if (selected && user.id !== selected.userId)
+      throw bindingConflict("user_hook_selection_conflict", "User hook changed the selected user");
+  }
 
   if (!user) {
     if (input.disableSignUp) return failed(E.SIGNUP_DISABLED);
     const additional = additionalFieldsFromProfile(ctx, userInfo, "create");
     const created = await createOAuthUser(ctx, providerUser, additional, account, input.source);
     if (!created) return failed(E.UNABLE_TO_CREATE_USER);
-    user = created;
+    if (exact && !bindsExactly(created.account, key, created.user.id))
+      throw bindingConflict(...ACCOUNT_BINDING);
+    user = created.user;
   }
 
   const mail = auth.options.emailVerification;
@@ -182,11 +241,10 @@ export async function signInOAuthUser(
     (mail?.sendOnSignUp ?? input.requireEmailVerification) &&
     mail?.sendVerificationEmail
   ) {
-    await mailVerificationLink(ctx, user, input.callbackURL, true);
+    await sendOrDefer(ctx, input, user);
   }
   if (input.requireEmailVerification && !user.emailVerified) {
-    if (!isRegister && mail?.sendOnSignIn && mail.sendVerificationEmail)
-      await mailVerificationLink(ctx, user, input.callbackURL, true);
+    if (!isRegister && mail?.sendOnSignIn && mail.sendVerificationEmail) await sendOrDefer(ctx, input, user);
     return failed(E.EMAIL_NOT_VERIFIED, isRegister);
   }
   // A throwing store answers `unable_to_create_session` like a refusing hook does (the reference
@@ -204,7 +262,16 @@ export async function signInOAuthUser(
       return null;
     });
   if (!session) return failed(E.UNABLE_TO_CREATE_SESSION);
+  if (exact && session.userId !== user.id)
+    throw bindingConflict("session_hook_user_conflict", "Session hook changed the selected user");
   return { error: null, data: { session, user }, isRegister };
+}
+
+/** Sends the verification mail now, or queues it for the caller to send (with its own context) after its commit. */
+async function sendOrDefer(ctx: EndpointContext, input: OAuthSignInInput, user: User): Promise<void> {
+  const send = (sender: EndpointContext) => mailVerificationLink(sender, user, input.callbackURL, true);
+  if (input.deferredMail) input.deferredMail.push(send);
+  else await send(ctx);
 }
 
 /** `overrideUserInfoOnSignIn`: the provider's name, image, mapped fields and email replace the user's. */

@@ -1,5 +1,6 @@
 import { isReservedAuthorizationParam, RESERVED_AUTHORIZATION_PARAMS } from "@latchkey/core";
 import * as v from "valibot";
+import { additionalBodyEntries, type SSOProviderAdditionalFields } from "../additional-fields.js";
 
 const url = v.pipe(v.string(), v.url());
 const authMethod = v.picklist(["client_secret_basic", "client_secret_post", "private_key_jwt"]);
@@ -63,6 +64,18 @@ export const updateBody = v.object({
   domain: v.optional(v.pipe(v.string(), v.minLength(1))),
   oidcConfig: v.optional(v.pipe(plainObject, v.partial(oidcConfigSchema))),
 });
+
+/** `registerBody` or `updateBody` with the table's additional fields (typed as the plain one; read them from the body as a record). */
+export function withAdditionalFields<S extends typeof registerBody | typeof updateBody>(
+  schema: S,
+  fields: SSOProviderAdditionalFields,
+): S {
+  if (!Object.keys(fields).length) return schema;
+  return v.object({
+    ...schema.entries,
+    ...additionalBodyEntries(fields, schema === updateBody),
+  }) as unknown as S;
+}
 
 /** `{ providerId }` bodies and queries. */
 export const providerIdSchema = v.object({ providerId: v.pipe(v.string(), v.minLength(1)) });

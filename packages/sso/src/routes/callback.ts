@@ -13,7 +13,8 @@ import * as v from "valibot";
 import { tokenEndpointAuth } from "../client-assertion.js";
 import { checkServerFetchedEndpoints } from "../endpoint-policy.js";
 import { providerById } from "../lookup.js";
-import { ssoOAuthProvider } from "../oidc-provider.js";
+import { ssoOAuthProvider, type RequestObserver } from "../oidc-provider.js";
+import { databaseSessionsRequired, resolveInTransaction } from "../user-resolution.js";
 import type { ResolvedSSOOptions } from "../options.js";
 import { assertDomainVerified } from "../domain-verification/guard.js";
 import { emailInDomains } from "../domains.js";
@@ -87,7 +88,13 @@ async function finishSSOCallback(
   const auth = await tokenEndpointAuth(current, options);
   if (!auth) throw fail("invalid_provider", "no_private_key_available");
   const redirectURI = providerRedirectURI(ctx.context.baseURL, providerId, options.redirectURI);
-  const observer = { redirectRefused: false };
+  const observer: RequestObserver = { redirectRefused: false };
+  const { resolveUser } = options;
+  // Checked before the code is spent, as the reference does (there: before its transaction).
+  if (resolveUser && ctx.context.options.secondaryStorage) {
+    const refused = databaseSessionsRequired();
+    throw fail(refused.body!.code!, refused.body!.message);
+  }
   const provider = ssoOAuthProvider(current, options, redirectURI, auth, observer);
   try {
     return await oauthFlow.completeCallback(ctx, provider, {
@@ -100,6 +107,19 @@ async function finishSSOCallback(
       isTrustedProvider: ({ user }) =>
         found.domainVerified === true && emailInDomains(String(user.email ?? ""), found.domain),
       afterSignIn: (signedIn, identified) => afterSSOSignIn(ctx, options, found, signedIn, identified),
+      // `resolveUser`: the resolver, the user, account and session writes in one transaction.
+      selectUserInTransaction: resolveUser
+        ? (identified, database) =>
+            resolveInTransaction(
+              ctx,
+              resolveUser,
+              found,
+              reference,
+              observer.claims ?? { verifiedIdToken: null, userInfo: null },
+              identified,
+              database,
+            )
+        : undefined,
     });
   } catch (error) {
     // The token or UserInfo endpoint answered with a redirect, which is never followed.

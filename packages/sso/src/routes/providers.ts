@@ -19,38 +19,44 @@ async function managedOrganizations(ctx: EndpointContext<unknown, unknown, WithS
  * `GET /sso/providers` (session required): `{ providers }`, sanitized: the caller's own
  * providers and, with the organization plugin, those of organizations they own or administer.
  */
-export const listSSOProviders = endpoint(
-  "/sso/providers",
-  { method: "GET", use: [sessionMiddleware], requireHeaders: true },
-  async (ctx) => {
-    const userId = ctx.context.session.user.id;
-    const own = await ctx.context.adapter.findMany<SSOProviderRow>({
-      model: "ssoProvider",
-      where: [{ field: "userId", value: userId }],
-    });
-    if (!hasOrganizationPlugin(ctx))
-      return { providers: own.map((row) => sanitizeProvider(row, ctx.context.baseURL)) };
-    const organizations = await managedOrganizations(ctx);
-    const owned = organizations.length
-      ? await ctx.context.adapter.findMany<SSOProviderRow>({
-          model: "ssoProvider",
-          where: [{ field: "organizationId", operator: "in", value: organizations }],
-        })
-      : [];
-    const rows = [...own.filter((row) => !row.organizationId), ...owned];
-    return { providers: rows.map((row) => sanitizeProvider(row, ctx.context.baseURL)) };
-  },
-);
+export const listSSOProviders = (options: ResolvedSSOOptions) =>
+  endpoint(
+    "/sso/providers",
+    { method: "GET", use: [sessionMiddleware], requireHeaders: true },
+    async (ctx) => {
+      const userId = ctx.context.session.user.id;
+      const own = await ctx.context.adapter.findMany<SSOProviderRow>({
+        model: "ssoProvider",
+        where: [{ field: "userId", value: userId }],
+      });
+      if (!hasOrganizationPlugin(ctx))
+        return {
+          providers: own.map((row) => sanitizeProvider(row, ctx.context.baseURL, options.additionalFields)),
+        };
+      const organizations = await managedOrganizations(ctx);
+      const owned = organizations.length
+        ? await ctx.context.adapter.findMany<SSOProviderRow>({
+            model: "ssoProvider",
+            where: [{ field: "organizationId", operator: "in", value: organizations }],
+          })
+        : [];
+      const rows = [...own.filter((row) => !row.organizationId), ...owned];
+      return {
+        providers: rows.map((row) => sanitizeProvider(row, ctx.context.baseURL, options.additionalFields)),
+      };
+    },
+  );
 
 /** `GET /sso/get-provider?providerId=` (session required): one sanitized provider; 404 / 403. */
-export const getSSOProvider = endpoint(
-  "/sso/get-provider",
-  { method: "GET", query: providerIdSchema, use: [sessionMiddleware], requireHeaders: true },
-  async (ctx) => {
-    const provider = await accessibleProvider(ctx, ctx.query.providerId, ctx.context.session.user.id);
-    return sanitizeProvider(provider, ctx.context.baseURL);
-  },
-);
+export const getSSOProvider = (options: ResolvedSSOOptions) =>
+  endpoint(
+    "/sso/get-provider",
+    { method: "GET", query: providerIdSchema, use: [sessionMiddleware], requireHeaders: true },
+    async (ctx) => {
+      const provider = await accessibleProvider(ctx, ctx.query.providerId, ctx.context.session.user.id);
+      return sanitizeProvider(provider, ctx.context.baseURL, options.additionalFields);
+    },
+  );
 
 /**
  * `POST /sso/delete-provider` `{ providerId }` (session required): deletes the provider and

@@ -9,7 +9,8 @@ import { providerRedirectURI } from "../redirect-uri.js";
 import { sanitizeProvider } from "../sanitize.js";
 import { storedClientSecret } from "../secret-storage.js";
 import type { SSOProviderRow, StoredOIDCConfig } from "../schema.js";
-import { registerBody } from "./body-schemas.js";
+import { registerBody, withAdditionalFields } from "./body-schemas.js";
+import { additionalInput } from "../additional-fields.js";
 import { issueToken } from "../domain-verification/token.js";
 import type * as v from "valibot";
 
@@ -102,7 +103,12 @@ const exists = async (ctx: RegisterContext, providerId: string) =>
 export const register = (options: ResolvedSSOOptions) =>
   endpoint(
     "/sso/register",
-    { method: "POST", body: registerBody, use: [sessionMiddleware], requireHeaders: true },
+    {
+      method: "POST",
+      body: withAdditionalFields(registerBody, options.additionalFields),
+      use: [sessionMiddleware],
+      requireHeaders: true,
+    },
     async (ctx) => {
       const { providerId, organizationId } = ctx.body;
       await checkLimit(ctx, options);
@@ -112,6 +118,11 @@ export const register = (options: ResolvedSSOOptions) =>
       if (await exists(ctx, providerId))
         throw SSO_ERROR_CODES.fail("PROVIDER_EXISTS", "UNPROCESSABLE_ENTITY");
       if (ctx.body.samlConfig) throw SSO_ERROR_CODES.fail("SAML_NOT_SUPPORTED", "BAD_REQUEST");
+      const additional = additionalInput(
+        options.additionalFields,
+        ctx.body as Record<string, unknown>,
+        "create",
+      );
       const config = await storedConfig(ctx, options);
       const verifying = options.domainVerification?.enabled === true;
       let created: SSOProviderRow | null;
@@ -119,6 +130,7 @@ export const register = (options: ResolvedSSOOptions) =>
         created = await ctx.context.internalAdapter.create<SSOProviderRow>(
           "ssoProvider",
           {
+            ...additional,
             issuer: ctx.body.issuer,
             domain: ctx.body.domain,
             providerId,
@@ -139,7 +151,7 @@ export const register = (options: ResolvedSSOOptions) =>
       // A database hook on `ssoProvider` refused the row (Latchkey runs hooks on every table; the reference on none here).
       if (!created) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_CREATED", "BAD_REQUEST");
       return {
-        ...sanitizeProvider(created, ctx.context.baseURL),
+        ...sanitizeProvider(created, ctx.context.baseURL, options.additionalFields),
         redirectURI: providerRedirectURI(ctx.context.baseURL, providerId, options.redirectURI),
         // The reference's answer with verification on: the token for the DNS record, issued now.
         ...(verifying

@@ -8,7 +8,8 @@ import type { ResolvedSSOOptions } from "../options.js";
 import { sanitizeProvider } from "../sanitize.js";
 import { storedClientSecret } from "../secret-storage.js";
 import { parseOIDCConfig, type SSOProviderRow, type StoredOIDCConfig } from "../schema.js";
-import { updateBody } from "./body-schemas.js";
+import { updateBody, withAdditionalFields } from "./body-schemas.js";
+import { additionalInput } from "../additional-fields.js";
 import { guardedMutation } from "../mutation-guard.js";
 
 /** The `oidcConfig` keys that say which IdP and client accounts belong to. */
@@ -51,10 +52,21 @@ function changesIdentity(
 export const updateSSOProvider = (options: ResolvedSSOOptions) =>
   endpoint(
     "/sso/update-provider",
-    { method: "POST", body: updateBody, use: [sessionMiddleware], requireHeaders: true },
+    {
+      method: "POST",
+      body: withAdditionalFields(updateBody, options.additionalFields),
+      use: [sessionMiddleware],
+      requireHeaders: true,
+    },
     async (ctx) => {
       const { providerId, issuer, domain, oidcConfig } = ctx.body;
-      if (!issuer && !domain && !oidcConfig) throw referenceError("BAD_REQUEST", "NO_UPDATE_FIELDS");
+      const additional = additionalInput(
+        options.additionalFields,
+        ctx.body as Record<string, unknown>,
+        "update",
+      );
+      if (!issuer && !domain && !oidcConfig && !Object.keys(additional).length)
+        throw referenceError("BAD_REQUEST", "NO_UPDATE_FIELDS");
       const row = await accessibleProvider(ctx, providerId, ctx.context.session.user.id);
       const current = parseOIDCConfig(row);
       const merged = mergedConfig(current, ctx.body);
@@ -78,6 +90,7 @@ export const updateSSOProvider = (options: ResolvedSSOOptions) =>
           model: "ssoProvider",
           where: [{ field: "id", value: row.id }],
           update: {
+            ...additional,
             ...(issuer ? { issuer } : {}),
             ...(domain ? { domain } : {}),
             // A new domain has to be proven again (the reference resets the flag too).
@@ -89,6 +102,6 @@ export const updateSSOProvider = (options: ResolvedSSOOptions) =>
         });
       });
       if (!updated) throw SSO_ERROR_CODES.fail("PROVIDER_NOT_FOUND", "NOT_FOUND");
-      return sanitizeProvider(updated, ctx.context.baseURL);
+      return sanitizeProvider(updated, ctx.context.baseURL, options.additionalFields);
     },
   );
