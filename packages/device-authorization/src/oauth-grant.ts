@@ -1,10 +1,8 @@
 import { getService, type EndpointContext } from "@latchkey/core";
-import { OAUTH_PROVIDER_API, type OAuthGrantExtension } from "@latchkey/oauth-provider";
+import { OAUTH_PROVIDER_API, type OAuthClientRow, type OAuthGrantExtension } from "@latchkey/oauth-provider";
 import { oauthError } from "./error-codes.js";
 import { redeemDeviceCode } from "./redeem.js";
 import { DEVICE_CODE_GRANT_TYPE } from "./routes/device-token.js";
-
-type OAuthClient = Awaited<ReturnType<import("@latchkey/oauth-provider").OAuthProviderApi["authenticateClient"]>>;
 
 const member = (body: Record<string, unknown>, name: string): string | undefined => {
   const value = body[name];
@@ -30,7 +28,7 @@ async function exchangeDeviceCode(ctx: EndpointContext): Promise<Record<string, 
   }
   const api = getService(ctx.context, OAUTH_PROVIDER_API);
   const named = member(body, "client_id");
-  let client: OAuthClient | undefined;
+  let client: OAuthClientRow | undefined;
   let scopes: string[] = [];
   const { user } = await redeemDeviceCode(ctx, deviceCode, {
     authorize: async (row) => {
