@@ -77,6 +77,19 @@ describe("openid-client's device flow against oauthProvider() + oauthDeviceAutho
     expect(refreshed.access_token).not.toBe(tokens.access_token);
   });
 
+  it("private_key_jwt client: assertions at the device authorization endpoint and the token endpoint", async () => {
+    const { privateKey, publicKey } = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+    const jwk = { ...(await crypto.subtle.exportKey("jwk", publicKey)), kid: "tv-key", alg: "ES256", use: "sig" };
+    const made = await deviceClient({ auth }, { token_endpoint_auth_method: "private_key_jwt", jwks: { keys: [jwk] } });
+    const config = await oidc.discovery(new URL(`${origin}/api/auth`), made.client_id, undefined, oidc.PrivateKeyJwt({ key: privateKey, kid: "tv-key" }), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const started = await oidc.initiateDeviceAuthorization(config, { scope: "openid" });
+    const polling = oidc.pollDeviceAuthorizationGrant(config, started);
+    const userId = await userApproves(started.user_code, "tv-jwt@example.com");
+    expect((await polling).claims()?.sub).toBe(userId);
+  });
+
   it("public client: approval yields tokens; a denial ends polling with access_denied", async () => {
     const made = await deviceClient({ auth });
     const config = await oidc.discovery(new URL(`${origin}/api/auth`), made.client_id, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
