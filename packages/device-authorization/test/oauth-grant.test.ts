@@ -131,3 +131,17 @@ describe("oauthDeviceAuthorization(): the device grant for OAuth clients", () =>
     expect(doc.grant_types_supported).toContain(DEVICE_GRANT);
   });
 });
+
+describe("oauthDeviceAuthorization(): installation", () => {
+  it("requires oauthProvider(), and cannot sit beside deviceAuthorization()", async () => {
+    const { testAuth } = await import("@latchkey/test-support");
+    const { deviceAuthorization } = await import("../src/index.ts");
+    const { oauthDeviceAuthorization } = await import("../src/oauth.ts");
+    const { jwt } = await import("@latchkey/jwt");
+    const { oauthProvider } = await import("@latchkey/oauth-provider");
+    await expect(testAuth({ plugins: [oauthDeviceAuthorization()] }, { db: "sqlite" })).rejects.toThrow(/oauth-provider/);
+    await expect(
+      testAuth({ plugins: [jwt(), oauthProvider({ loginPage: "/login", consentPage: "/consent" }), oauthDeviceAuthorization(), deviceAuthorization()] }, { db: "sqlite" }),
+    ).rejects.toThrow(TypeError);
+  });
+});
