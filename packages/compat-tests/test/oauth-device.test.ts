@@ -85,6 +85,28 @@ describe("oauthDeviceAuthorization(): wire and storage beside the reference", ()
     expect(results[2]).toEqual(results[0]);
   });
 
+  it("refusals answer alike: no grant, a wrong secret, pending, slow_down, no device_code, a public client's code", async () => {
+    const p = await pair();
+    const { cookie } = await signUp(p.reference, { email: "tv3@example.com", password: "correct horse battery", name: "TV" });
+    const c = await register(p.reference, cookie, { grant_types: [GRANT], scope: "openid profile" });
+    const web = await register(p.reference, cookie);
+    const sides: unknown[] = [];
+    for (const side of [p.reference, p.latchkey]) {
+      const codes = (await (await side(form("/device/code", { scope: "openid" }, c))).json()) as { device_code: string };
+      const poll = () => side(form("/oauth2/token", { grant_type: GRANT, device_code: codes.device_code }, c));
+      sides.push({
+        noGrant: await answer(await side(form("/device/code", {}, web))),
+        badScope: await answer(await side(form("/device/code", { scope: "admin" }, c))),
+        wrongSecret: await answer(await side(form("/oauth2/token", { grant_type: GRANT, device_code: codes.device_code }, { ...c, client_secret: "nope" }))),
+        missing: await answer(await side(form("/oauth2/token", { grant_type: GRANT }, c))),
+        unknown: await answer(await side(form("/oauth2/token", { grant_type: GRANT, device_code: "never-issued" }, c))),
+        pending: await answer(await poll()),
+        slowDown: await answer(await poll()),
+      });
+    }
+    expect(sides[1]).toEqual(sides[0]);
+  });
+
   it("row 176: a client registered without scopes asks for a scope the provider does not offer — the reference issues the code, Latchkey answers invalid_scope", async () => {
     const p = await pair();
     const { cookie } = await signUp(p.reference, { email: "tv2@example.com", password: "correct horse battery", name: "TV" });

@@ -6,7 +6,8 @@ import type { ResolvedDeviceAuthorizationOptions } from "../options.js";
 import { DEVICE_CODE_GRANT_TYPE } from "./device-token.js";
 import { issueCodePair } from "./device-code.js";
 
-const body = v.object({
+// Optional: a client authenticating with Basic may send no member at all.
+const body = v.optional(v.object({
   client_id: v.optional(v.string()),
   client_secret: v.optional(v.string()),
   client_assertion: v.optional(v.string()),
@@ -14,7 +15,7 @@ const body = v.object({
   user_id: v.optional(v.string()),
   scope: v.optional(v.string()),
   resource: v.optional(v.unknown()),
-});
+}));
 
 /** The url-encoded members that must appear at most once (RFC 6749 §3.1). */
 export const OAUTH_DEVICE_CODE_PARAMS = ["client_id", "client_secret", "client_assertion", "client_assertion_type", "user_id", "scope"] as const;
@@ -38,7 +39,7 @@ export const oauthDeviceCode = (options: ResolvedDeviceAuthorizationOptions) =>
     "/device/code",
     { method: "POST", body, allowedMediaTypes: ["application/json", "application/x-www-form-urlencoded"] },
     async (ctx) => {
-      const raw = ctx.body;
+      const raw = ctx.body ?? {};
       const clientId = present(raw.client_id);
       const userId = present(raw.user_id) ?? null;
       const scopes = normalizedScope(raw.scope);
