@@ -17,7 +17,7 @@ const member = (body: Record<string, unknown>, name: string): string | undefined
  * then the shared polling state machine runs (`authorization_pending`, `slow_down`,
  * `expired_token`, `access_denied`) and an approved code is taken by one atomic delete
  * guarded by `oauthClientId`, so of concurrent polls exactly one gets oauth-provider's token
- * set. Client checks come first: a failed one neither records a poll nor spends the code.
+ * set (DPoP-bound when the poll carries a proof). Client checks come first: a failed one neither records a poll nor spends the code.
  */
 async function exchangeDeviceCode(ctx: EndpointContext): Promise<Record<string, unknown>> {
   const body = (ctx.body && typeof ctx.body === "object" ? ctx.body : {}) as Record<string, unknown>;
@@ -30,6 +30,8 @@ async function exchangeDeviceCode(ctx: EndpointContext): Promise<Record<string, 
   const named = member(body, "client_id");
   let client: OAuthClientRow | undefined;
   let scopes: string[] = [];
+  let confirmation: { jkt: string } | undefined;
+  const tokenUrl = `${ctx.context.baseURL}/oauth2/token`;
   const { user } = await redeemDeviceCode(ctx, deviceCode, {
     authorize: async (row) => {
       // A first-party code (no OAuth client) is `/device/token`'s; here it is unknown.
@@ -38,14 +40,16 @@ async function exchangeDeviceCode(ctx: EndpointContext): Promise<Record<string, 
       scopes = row.scope ? row.scope.split(" ") : [];
       client = await api.authenticateClient(
         ctx.context,
-        { headers: ctx.headers, body, endpoint: `${ctx.context.baseURL}/oauth2/token` },
+        { headers: ctx.headers, body, endpoint: tokenUrl },
         { scopes, grant: DEVICE_CODE_GRANT_TYPE },
       );
       if (client.clientId !== row.oauthClientId) throw oauthError("BAD_REQUEST", "invalid_grant", "Client ID mismatch");
+      // RFC 9449: a DPoP proof binds the tokens; checked before the poll counts or the code is spent.
+      confirmation = await api.dpopBinding(ctx.context, { headers: ctx.headers, urls: ctx.request ? [tokenUrl, ctx.request.url] : [tokenUrl] }, client);
       return [{ field: "oauthClientId", value: client.clientId }];
     },
   });
-  return api.issueTokens(ctx.context, DEVICE_CODE_GRANT_TYPE, { client: client!, scopes, user });
+  return api.issueTokens(ctx.context, DEVICE_CODE_GRANT_TYPE, { client: client!, scopes, user, confirmation });
 }
 
 /** The device_code grant as oauth-provider's token endpoint runs it, and its discovery member. */

@@ -90,6 +90,23 @@ describe("openid-client's device flow against oauthProvider() + oauthDeviceAutho
     expect((await polling).claims()?.sub).toBe(userId);
   });
 
+  it("DPoP (RFC 9449): a poll with a proof gets DPoP-bound tokens; a client registered for DPoP must send one", async () => {
+    const made = await deviceClient({ auth }, { dpop_bound_access_tokens: true });
+    const config = await oidc.discovery(new URL(`${origin}/api/auth`), made.client_id, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const started = await oidc.initiateDeviceAuthorization(config, { scope: "openid" });
+    const bare = await fetch(`${origin}/api/auth/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: DEVICE_GRANT, device_code: started.device_code, client_id: made.client_id }),
+    });
+    expect(await bare.json()).toMatchObject({ error: "invalid_dpop_proof" });
+    const DPoP = oidc.getDPoPHandle(config, await oidc.randomDPoPKeyPair("ES256"));
+    const polling = oidc.pollDeviceAuthorizationGrant(config, started, undefined, { DPoP });
+    await userApproves(started.user_code, "tv-dpop@example.com");
+    const tokens = await polling;
+    expect(tokens.token_type).toBe("dpop");
+  });
+
   it("public client: approval yields tokens; a denial ends polling with access_denied", async () => {
     const made = await deviceClient({ auth });
     const config = await oidc.discovery(new URL(`${origin}/api/auth`), made.client_id, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });

@@ -1,6 +1,7 @@
 import { serviceKey, type AuthContext, type EndpointContext, type User } from "@latchkey/core";
 import { authenticateClient, presentedClient } from "./client-auth.js";
 import { findClient } from "./clients.js";
+import { tokenBinding } from "./dpop-binding.js";
 import { quoted } from "./echo.js";
 import { issueTokens } from "./issue-tokens.js";
 import { oauthError } from "./oauth-error.js";
@@ -14,6 +15,8 @@ export interface OAuthIssueInput {
   user: User;
   resources?: string[] | undefined;
   authTime?: Date | undefined;
+  /** The DPoP key the tokens are bound to, from `dpopBinding` (RFC 9449 §5); Bearer without it. */
+  confirmation?: { jkt: string } | undefined;
 }
 
 /**
@@ -32,6 +35,13 @@ export interface OAuthProviderApi {
     request: { headers: Headers; body: Record<string, unknown>; endpoint: string },
     check: { scopes?: string[] | undefined; grant: string },
   ): Promise<OAuthClientRow>;
+  /**
+   * RFC 9449 at the token endpoint: verifies the request's `DPoP` proof (method POST, `htu` one of `urls`)
+   * and answers the key to bind the tokens to; none without a proof, unless the client
+   * registered `dpop_bound_access_tokens` (then `invalid_dpop_proof`). Call it before spending a
+   * grant, so a bad proof leaves the grant to its holder.
+   */
+  dpopBinding(context: AuthContext, request: { headers: Headers; urls: string[] }, client: OAuthClientRow): Promise<{ jkt: string } | undefined>;
   /** The registered client `clientId`, or null (enabled or not). */
   findClient(context: AuthContext, clientId: string): Promise<OAuthClientRow | null>;
   /** Issues the provider's token set for `grantType` (access token, refresh token, ID token by its rules). */
@@ -81,7 +91,9 @@ export function providerApi(options: ResolvedOAuthOptions): OAuthProviderApi {
       return client;
     },
     findClient: (context, clientId) => findClient(context, clientId),
+    dpopBinding: (context, request, client) =>
+      tokenBinding(context, options, { proof: request.headers.get("dpop") ?? undefined, urls: request.urls }, { client }),
     issueTokens: (context, grantType, input) =>
-      issueTokens(context, options, { grantType: grantType as GrantType, client: input.client, scopes: input.scopes, user: input.user, resources: input.resources, authTime: input.authTime ?? null }),
+      issueTokens(context, options, { grantType: grantType as GrantType, client: input.client, scopes: input.scopes, user: input.user, resources: input.resources, authTime: input.authTime ?? null, confirmation: input.confirmation }),
   };
 }
