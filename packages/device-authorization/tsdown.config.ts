@@ -1,3 +1,3 @@
 import { latchkeyBuild } from "../../tsdown.shared.ts";
 
-export default latchkeyBuild(["src/index.ts", "src/client.ts"]);
+export default latchkeyBuild(["src/index.ts", "src/client.ts", "src/oauth.ts"]);

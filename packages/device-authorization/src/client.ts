@@ -65,3 +65,11 @@ export const deviceAuthorizationClient = (): ClientPlugin<DeviceAuthorizationCli
     return { device };
   },
 });
+
+/**
+ * The client plugin for `oauthDeviceAuthorization()`: the same routes and methods (the
+ * reference's `oauthDeviceAuthorizationClient`). The user's browser uses `device()` and
+ * `device.approve()`/`device.deny()`; a public OAuth client may call `device.code()`, and
+ * polls `/oauth2/token` with `grant_type=urn:ietf:params:oauth:grant-type:device_code`.
+ */
+export const oauthDeviceAuthorizationClient = deviceAuthorizationClient;

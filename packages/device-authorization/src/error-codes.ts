@@ -25,6 +25,7 @@ export type OAuthErrorName =
   | "invalid_request"
   | "invalid_client"
   | "invalid_grant"
+  | "invalid_target"
   | "authorization_pending"
   | "slow_down"
   | "expired_token"

@@ -5,19 +5,19 @@ export const DEVICE_CODE_PARAMS = ["client_id", "user_id", "scope"] as const;
  * The first `/device/code` parameter sent more than once with a value in a url-encoded body,
  * or undefined. Empty values do not count, as in the reference.
  */
-export function repeatedParam(formBody: string): string | undefined {
+export function repeatedParam(formBody: string, names: readonly string[] = DEVICE_CODE_PARAMS): string | undefined {
   const params = new URLSearchParams(formBody);
-  return DEVICE_CODE_PARAMS.find((name) => params.getAll(name).filter((value) => value.length > 0).length > 1);
+  return names.find((name) => params.getAll(name).filter((value) => value.length > 0).length > 1);
 }
 
 /**
  * The body with each of those parameters reduced to its one non-empty value (an empty copy
  * beside a real value is dropped, as the reference reads it), or undefined when nothing changes.
  */
-export function withEffectiveParams(formBody: string): string | undefined {
+export function withEffectiveParams(formBody: string, names: readonly string[] = DEVICE_CODE_PARAMS): string | undefined {
   const params = new URLSearchParams(formBody);
   let changed = false;
-  for (const name of DEVICE_CODE_PARAMS) {
+  for (const name of names) {
     const values = params.getAll(name);
     if (values.length < 2) continue;
     changed = true;

@@ -1,8 +1,8 @@
-import type { LatchkeyPlugin, SchemaDefinition } from "@latchkey/core";
+import type { LatchkeyPlugin } from "@latchkey/core";
 import { DEVICE_AUTHORIZATION_ERROR_CODES } from "./error-codes.js";
 import { deviceCodeValidationHook, noStoreHook, checkDeviceCodeForm } from "./oauth-errors.js";
 import { resolveDeviceAuthorizationOptions, type DeviceAuthorizationOptions, type ResolvedDeviceAuthorizationOptions } from "./options.js";
-import { deviceAuthorizationSchema } from "./schema.js";
+import { schemaFor } from "./table.js";
 import { deviceApprove, deviceDeny } from "./routes/device-decide.js";
 import { deviceCode } from "./routes/device-code.js";
 import { deviceToken } from "./routes/device-token.js";
@@ -21,17 +21,6 @@ const makeEndpoints = (options: ResolvedDeviceAuthorizationOptions) => ({
   deviceApprove: deviceApprove(),
   deviceDeny: deviceDeny(),
 });
-
-/** The `deviceCode` table with the physical names the `schema` option gives (the reference's `mergeSchema`). */
-function schemaFor(options: DeviceAuthorizationOptions): SchemaDefinition {
-  const table = deviceAuthorizationSchema.deviceCode;
-  const renames = options.schema?.deviceCode;
-  const columns = (renames?.fields ?? {}) as Record<string, string | undefined>;
-  const fields = Object.fromEntries(
-    Object.entries(table.fields).map(([name, field]) => [name, columns[name] ? { ...field, fieldName: columns[name] } : field]),
-  );
-  return { deviceCode: { ...table, fields, ...(renames?.modelName ? { modelName: renames.modelName } : {}) } };
-}
 
 /** The plugin object `deviceAuthorization()` returns. */
 export interface DeviceAuthorizationPlugin extends LatchkeyPlugin<"device-authorization", ReturnType<typeof makeEndpoints>> {

@@ -1,5 +1,5 @@
 import { APIError, type EndpointContext, type HookEntry } from "@latchkey/core";
-import { repeatedParam, withEffectiveParams } from "./form-params.js";
+import { DEVICE_CODE_PARAMS, repeatedParam, withEffectiveParams } from "./form-params.js";
 import { oauthError } from "./error-codes.js";
 
 /** Paths whose answers must never be cached (RFC 8628 §3.2, RFC 6749 §5.1), errors included. */
@@ -62,13 +62,17 @@ async function readUpTo(request: Request, limit: number): Promise<string | undef
  * `invalid_request` "<name> must not be repeated" answer; empty copies beside a value are
  * dropped from a replacement request. Undefined when the request passes unchanged.
  */
-export async function checkDeviceCodeForm(request: Request, basePath: string): Promise<{ response?: Response; request?: Request } | undefined> {
+export async function checkDeviceCodeForm(
+  request: Request,
+  basePath: string,
+  names: readonly string[] = DEVICE_CODE_PARAMS,
+): Promise<{ response?: Response; request?: Request } | undefined> {
   if (request.method !== "POST") return undefined;
   if (new URL(request.url).pathname !== `${basePath.replace(/\/$/, "")}/device/code`) return undefined;
   if (!(request.headers.get("content-type") ?? "").toLowerCase().includes("application/x-www-form-urlencoded")) return undefined;
   const text = await readUpTo(request.clone(), MAX_FORM_BYTES);
   if (text === undefined) return undefined;
-  const repeated = repeatedParam(text);
+  const repeated = repeatedParam(text, names);
   if (repeated) {
     const response = Response.json(
       { error: "invalid_request", error_description: `${repeated} must not be repeated` },
@@ -76,7 +80,7 @@ export async function checkDeviceCodeForm(request: Request, basePath: string): P
     );
     return { response };
   }
-  const effective = withEffectiveParams(text);
+  const effective = withEffectiveParams(text, names);
   if (effective === undefined) return undefined;
   const headers = new Headers(request.headers);
   headers.delete("content-length");

@@ -5,7 +5,7 @@ export interface DeviceAuthorizationSchemaOptions {
   deviceCode?: {
     modelName?: string;
     fields?: Partial<Record<
-      "deviceCode" | "userCode" | "userId" | "expiresAt" | "status" | "lastPolledAt" | "pollingInterval" | "clientId" | "scope",
+      "deviceCode" | "userCode" | "userId" | "expiresAt" | "status" | "lastPolledAt" | "pollingInterval" | "clientId" | "scope" | "oauthClientId" | "resources",
       string
     >>;
   };

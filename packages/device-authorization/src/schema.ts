@@ -26,6 +26,12 @@ export const deviceAuthorizationSchema = {
   },
 } satisfies SchemaDefinition;
 
+/** The columns `oauthDeviceAuthorization()` adds (the reference's names): the OAuth client a code was issued to, and its RFC 8707 resources. */
+export const oauthDeviceCodeFields = {
+  resources: { type: "string[]", required: false },
+  oauthClientId: { type: "string", required: false },
+} satisfies SchemaDefinition[string]["fields"];
+
 /** The states a `deviceCode` row moves through. */
 export type DeviceCodeStatus = "pending" | "approved" | "denied";
 
@@ -41,5 +47,8 @@ export interface DeviceCodeRow {
   pollingInterval?: number | null;
   clientId?: string | null;
   scope?: string | null;
+  /** Set by `oauthDeviceAuthorization()`: the OAuth client the code was issued to. */
+  oauthClientId?: string | null;
+  resources?: string[] | null;
   [extra: string]: unknown;
 }

@@ -1,4 +1,5 @@
-import type { AuthContext, LatchkeyPlugin, PluginRateLimitRule } from "@latchkey/core";
+import { provide, type AuthContext, type LatchkeyPlugin, type PluginRateLimitRule } from "@latchkey/core";
+import { OAUTH_PROVIDER_API, providerApi } from "./grant-extensions.js";
 import { backchannelLogoutHooks } from "./backchannel-logout.js";
 import { authorizationServerMetadata, openIdConfiguration } from "./metadata.js";
 import { resolveOAuthOptions, type OAuthOptions, type ResolvedOAuthOptions } from "./options.js";
@@ -33,6 +34,8 @@ export type { OAuthAccessTokenRow, OAuthClientRow, OAuthConsentRow, OAuthRefresh
 export { authorizationServerMetadata, openIdConfiguration };
 export { BACKCHANNEL_LOGOUT_EVENT, settleBackchannelLogouts } from "./backchannel-logout.js";
 export type { BackchannelLogoutOptions } from "./options.js";
+export { OAUTH_PROVIDER_API, oauthGrantExtensionKey } from "./grant-extensions.js";
+export type { OAuthGrantExtension, OAuthIssueInput, OAuthProviderApi } from "./grant-extensions.js";
 
 function endpoints(options: ResolvedOAuthOptions) {
   return {
@@ -113,6 +116,8 @@ export function oauthProvider(options: OAuthOptions): OAuthProviderPlugin {
       if (ctx.options.secondaryStorage && !ctx.options.session?.storeSessionInDatabase) {
         throw new TypeError("oauthProvider: with secondaryStorage, session.storeSessionInDatabase must be true");
       }
+      // Companion plugins (the device grant) authenticate clients and issue tokens through this service.
+      return { services: [provide(OAUTH_PROVIDER_API, providerApi(resolved))] };
     },
     onRequest: wellKnownHandler(resolved),
     options: resolved,

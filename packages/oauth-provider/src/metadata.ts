@@ -1,4 +1,5 @@
 import type { AuthContext } from "@latchkey/core";
+import { grantExtensions } from "./grant-extensions.js";
 import { issuerOf, jwtOptions } from "./issuer.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 
@@ -12,6 +13,7 @@ const CONFIDENTIAL_METHODS = ["client_secret_basic", "client_secret_post", "priv
 export function authorizationServerMetadata(ctx: AuthContext, options: ResolvedOAuthOptions): Record<string, unknown> {
   const base = ctx.baseURL;
   const jwt = jwtOptions(ctx);
+  const extensions = grantExtensions(ctx);
   return {
     scopes_supported: options.advertisedMetadata?.scopes_supported ?? options.scopes,
     issuer: issuerOf(ctx),
@@ -23,7 +25,7 @@ export function authorizationServerMetadata(ctx: AuthContext, options: ResolvedO
     revocation_endpoint: `${base}/oauth2/revoke`,
     response_types_supported: options.grantTypes.includes("authorization_code") ? ["code"] : [],
     response_modes_supported: ["query"],
-    grant_types_supported: options.grantTypes,
+    grant_types_supported: [...options.grantTypes, ...extensions.map((extension) => extension.grantType)],
     token_endpoint_auth_methods_supported: [
       ...(options.allowUnauthenticatedClientRegistration ? ["none"] : []),
       ...CONFIDENTIAL_METHODS,
@@ -38,6 +40,7 @@ export function authorizationServerMetadata(ctx: AuthContext, options: ResolvedO
     dpop_signing_alg_values_supported: options.dpop?.signingAlgorithms ?? DPOP_ALGORITHMS,
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
+    ...Object.assign({}, ...extensions.map((extension) => extension.metadata?.(ctx) ?? {})),
   };
 }
 

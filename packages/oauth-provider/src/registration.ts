@@ -1,3 +1,4 @@
+import { grantExtensions } from "./grant-extensions.js";
 import { generateRandomString, type AuthContext } from "@latchkey/core";
 import { deliverableLogoutURI } from "./backchannel-logout.js";
 import { clientToWire } from "./client-wire.js";
@@ -53,7 +54,8 @@ export function checkMetadata(
   } catch (error) {
     throw error instanceof Error && "body" in error ? noStoreError("BAD_REQUEST", "invalid_redirect_uri", String((error as { body: { error_description: string } }).body.error_description)) : error;
   }
-  for (const grant of grants) if (!options.grantTypes.includes(grant as never)) throw invalid(`unsupported grant_type ${quoted(grant)}`);
+  const extended = grantExtensions(ctx).map((extension) => extension.grantType);
+  for (const grant of grants) if (!options.grantTypes.includes(grant as never) && !extended.includes(grant)) throw invalid(`unsupported grant_type ${quoted(grant)}`);
   const responses = client.response_types ?? [];
   if (responses.some((type) => type !== "code")) throw invalid("response_types must be one of: code");
   if (grants.includes("authorization_code") && !responses.includes("code")) {

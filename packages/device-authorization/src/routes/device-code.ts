@@ -1,4 +1,5 @@
-import { endpoint } from "@latchkey/core";
+import { endpoint, type EndpointContext } from "@latchkey/core";
+import type { DeviceCodeResponse } from "../client.js";
 import * as v from "valibot";
 import { newDeviceCode, newUserCode } from "../codes.js";
 import { oauthError } from "../error-codes.js";
@@ -38,32 +39,35 @@ export const deviceCode = (options: ResolvedDeviceAuthorizationOptions) =>
         throw oauthError("BAD_REQUEST", "invalid_client", "Invalid client ID");
       }
       if (options.onDeviceAuthRequest) await options.onDeviceAuthRequest(clientId, scope);
-      const expiresAt = new Date(Date.now() + options.expiresInMs);
-      for (let attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
-        const device = await newDeviceCode(options);
-        const user = await newUserCode(options);
-        const stored = await insertDeviceCode(ctx, {
-          deviceCode: device,
-          userCode: user,
-          userId: userId ?? null,
-          expiresAt,
-          status: "pending",
-          pollingInterval: options.intervalMs,
-          clientId,
-          scope: scope ?? null,
-        });
-        if (!stored) continue;
-        const { uri, complete } = verificationUris(options.verificationUri, ctx.context.baseURL, user);
-        return {
-          device_code: device,
-          user_code: user,
-          verification_uri: uri,
-          verification_uri_complete: complete,
-          expires_in: Math.floor(options.expiresInMs / 1000),
-          // Rounded up: a client that waits the announced seconds never polls too soon.
-          interval: Math.ceil(options.intervalMs / 1000),
-        };
-      }
-      throw oauthError("INTERNAL_SERVER_ERROR", "server_error", "Failed to generate a unique device code");
+      return issueCodePair(ctx, options, { userId: userId ?? null, clientId, scope: scope ?? null });
     },
   );
+
+/**
+ * Stores a new pending code pair with `fields` and answers RFC 8628 §3.2's response; fresh
+ * codes are drawn when a unique index refuses them (then 500 `server_error`).
+ */
+export async function issueCodePair(
+  ctx: EndpointContext,
+  options: ResolvedDeviceAuthorizationOptions,
+  fields: { userId: string | null; clientId: string; scope: string | null } & Record<string, unknown>,
+): Promise<DeviceCodeResponse> {
+  const expiresAt = new Date(Date.now() + options.expiresInMs);
+  for (let attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
+    const device = await newDeviceCode(options);
+    const user = await newUserCode(options);
+    const stored = await insertDeviceCode(ctx, { ...fields, deviceCode: device, userCode: user, expiresAt, status: "pending", pollingInterval: options.intervalMs });
+    if (!stored) continue;
+    const { uri, complete } = verificationUris(options.verificationUri, ctx.context.baseURL, user);
+    return {
+      device_code: device,
+      user_code: user,
+      verification_uri: uri,
+      verification_uri_complete: complete,
+      expires_in: Math.floor(options.expiresInMs / 1000),
+      // Rounded up: a client that waits the announced seconds never polls too soon.
+      interval: Math.ceil(options.intervalMs / 1000),
+    };
+  }
+  throw oauthError("INTERNAL_SERVER_ERROR", "server_error", "Failed to generate a unique device code");
+}

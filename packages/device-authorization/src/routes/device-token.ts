@@ -4,6 +4,9 @@ import { deviceError, oauthError } from "../error-codes.js";
 import type { ResolvedDeviceAuthorizationOptions } from "../options.js";
 import { redeemDeviceCode } from "../redeem.js";
 
+/** The refusal of an OAuth client's device code at `/device/token` (the reference's words). */
+export const OAUTH_TOKEN_ENDPOINT_ONLY = "This device code must be exchanged at the OAuth token endpoint (/oauth2/token).";
+
 /** RFC 8628 §3.4: the grant type, exactly. */
 export const DEVICE_CODE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code";
 
@@ -24,7 +27,7 @@ const body = v.pipe(
  * a new session for the approving user: `{ access_token (the session token), token_type:
  * "Bearer", expires_in, scope }`. No cookie is set.
  */
-export const deviceToken = (options: ResolvedDeviceAuthorizationOptions) =>
+export const deviceToken = (options: ResolvedDeviceAuthorizationOptions, oauthCodes = false) =>
   endpoint(
     "/device/token",
     { method: "POST", body, allowedMediaTypes: ["application/json", "application/x-www-form-urlencoded"] },
@@ -35,8 +38,10 @@ export const deviceToken = (options: ResolvedDeviceAuthorizationOptions) =>
       }
       const { row, user } = await redeemDeviceCode(ctx, device_code, {
         authorize: (found) => {
+          // With `oauthDeviceAuthorization()`, an OAuth client's code is redeemed only at `/oauth2/token`.
+          if (oauthCodes && found.oauthClientId) throw oauthError("BAD_REQUEST", "invalid_grant", OAUTH_TOKEN_ENDPOINT_ONLY);
           if (found.clientId && found.clientId !== client_id) throw oauthError("BAD_REQUEST", "invalid_grant", "Client ID mismatch");
-          return [{ field: "clientId", value: client_id }];
+          return oauthCodes ? [{ field: "clientId", value: client_id }, { field: "oauthClientId", value: null }] : [{ field: "clientId", value: client_id }];
         },
       });
       const auth = ctx.context;

@@ -4,6 +4,7 @@ import { authorizationCodeGrant } from "../grants/authorization-code.js";
 import { clientCredentialsGrant } from "../grants/client-credentials.js";
 import { refreshTokenGrant } from "../grants/refresh-token.js";
 import { readTokenBody } from "../grants/token-body.js";
+import { grantExtension } from "../grant-extensions.js";
 import { NO_STORE, noStoreError, withNoStore } from "../oauth-error.js";
 import type { GrantType, ResolvedOAuthOptions } from "../options.js";
 
@@ -20,6 +21,13 @@ export function tokenEndpoint(options: ResolvedOAuthOptions) {
         if ("error" in body) throw noStoreError("BAD_REQUEST", body.error, body.description);
         if (!body.grant_type) throw noStoreError("BAD_REQUEST", "invalid_request", "grant_type is required");
         const grant = body.grant_type as GrantType;
+        // A grant type another plugin added (e.g. RFC 8628's device_code) is that plugin's to handle.
+        const extension = grantExtension(ctx.context, body.grant_type);
+        if (extension) {
+          const answer = await extension.handle(ctx);
+          for (const [name, value] of Object.entries(NO_STORE)) ctx.setHeader(name, value);
+          return answer;
+        }
         if (!options.grantTypes.includes(grant) || !(grant in GRANTS)) {
           // The reference names the grant; a long or odd value is not echoed (no raw input in errors).
           const named = /^[\w:./-]{1,100}$/.test(body.grant_type) ? ` ${body.grant_type}` : "";
