@@ -3,6 +3,7 @@ import { backchannelLogoutHooks } from "./backchannel-logout.js";
 import { authorizationServerMetadata, openIdConfiguration } from "./metadata.js";
 import { resolveOAuthOptions, type OAuthOptions, type ResolvedOAuthOptions } from "./options.js";
 import { adminCreateClientEndpoint } from "./routes/admin-create-client.js";
+import { adminUpdateClientEndpoint } from "./routes/admin-update-client.js";
 import { authorizeEndpoint } from "./routes/authorize.js";
 import { consentEndpoint } from "./routes/consent.js";
 import { continueEndpoint } from "./routes/continue.js";
@@ -48,6 +49,7 @@ function endpoints(options: ResolvedOAuthOptions) {
     registerOAuthClient: registerEndpoint(options),
     createOAuthClient: createClientEndpoint(options),
     adminCreateOAuthClient: adminCreateClientEndpoint(options),
+    adminUpdateOAuthClient: adminUpdateClientEndpoint(options),
     getOAuthClient: getClientEndpoint(options),
     getOAuthClientPublic: getPublicClientEndpoint(),
     getOAuthClientPublicPrelogin: getPublicClientPreloginEndpoint(options),

@@ -15,7 +15,8 @@ export type StoreClientSecretOption =
 export type StoreTokensOption = "hashed" | { hash: (token: string, type: StoredTokenType) => Promise<string> | string };
 
 /** What `clientPrivileges` is asked about. */
-export type ClientAction = "create" | "read" | "list" | "update" | "delete" | "rotate";
+/** `configure-client-credentials-scopes`: giving a client `client_credentials` scopes (admin routes; refused without `clientPrivileges`). */
+export type ClientAction = "create" | "read" | "list" | "update" | "delete" | "rotate" | "configure-client-credentials-scopes";
 
 /** One rate-limit rule of the provider's routes; `false` turns it off. */
 export type OAuthRateLimitRule = { window?: number; max?: number } | false;
