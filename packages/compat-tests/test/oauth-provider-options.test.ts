@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { signUp } from "./support/flows.ts";
+import { ada, pairPerTest, register, REDIRECT } from "./support/oauth-provider.ts";
+import type { Pair } from "./support/instances.ts";
+
+/**
+ * Options and routes of `@latchkey/oauth-provider` beside the reference's (1.7.5) on one SQLite
+ * file: what each writes is compared column for column, and answers member for member.
+ */
+const pairWith = pairPerTest();
+const SCOPES = ["openid", "profile", "email", "offline_access", "reports:read"];
+
+type AdminApi = { adminUpdateOAuthClient(input: { body: unknown; headers: Headers }): Promise<Record<string, unknown>> };
+const apis = (p: Pair) => ({ reference: p.referenceApi as AdminApi, latchkey: p.latchkeyAuth.api as unknown as AdminApi });
+
+/** A client row without what differs by construction (ids, secrets, times). */
+function comparable(row: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, clientId: _c, clientSecret: _s, createdAt: _a, updatedAt: _u, ...rest } = row;
+  return rest;
+}
+
+describe("oauth-provider: PATCH /admin/oauth2/update-client beside the reference", () => {
+  it("the same update writes the same columns and answers the same members on both sides", async () => {
+    const p = await pairWith({ scopes: SCOPES, clientPrivileges: () => true });
+    const { cookie } = await signUp(p.reference, ada);
+    const headers = new Headers({ cookie });
+    const update = {
+      client_name: "Renamed",
+      skip_consent: true,
+      enable_end_session: true,
+      dpop_bound_access_tokens: true,
+      client_credentials_scopes: ["reports:read"],
+      metadata: { tier: "gold", client_name: "forged" },
+      token_endpoint_auth_method: "none",
+    };
+    const answers: Record<string, Record<string, unknown>> = {};
+    const rows: Record<string, Record<string, unknown>> = {};
+    for (const side of ["reference", "latchkey"] as const) {
+      const c = await register(p.reference, cookie, { grant_types: ["authorization_code", "client_credentials", "refresh_token"], redirect_uris: [REDIRECT] });
+      const got = await apis(p)[side].adminUpdateOAuthClient({ body: { client_id: c.client_id, update }, headers });
+      const { client_id: _i, client_id_issued_at: _t, ...rest } = JSON.parse(JSON.stringify(got)) as Record<string, unknown>;
+      answers[side] = rest;
+      rows[side] = comparable(p.db.prepare(`select * from oauthClient where clientId = ?`).get([c.client_id]) as Record<string, unknown>);
+    }
+    expect(answers.latchkey).toEqual(answers.reference);
+    expect(rows.latchkey).toEqual(rows.reference);
+    expect(rows.reference).toMatchObject({ skipConsent: 1, enableEndSession: 1, name: "Renamed" });
+  });
+
+  it("refusals match: no session, another owner's settings, client_credentials scopes without the privilege", async () => {
+    const p = await pairWith({ scopes: SCOPES });
+    const { cookie } = await signUp(p.reference, ada);
+    const { cookie: otherCookie } = await signUp(p.reference, { ...ada, email: "other@example.com" });
+    const c = await register(p.reference, cookie, { grant_types: ["authorization_code", "client_credentials"] });
+    const status = async (api: AdminApi, body: unknown, h: Headers) => {
+      try {
+        await api.adminUpdateOAuthClient({ body, headers: h });
+        return 200;
+      } catch (error) {
+        const e = error as { status?: unknown; statusCode?: unknown };
+        return typeof e.statusCode === "number" ? e.statusCode : e.status;
+      }
+    };
+    const cases: Array<[unknown, Headers]> = [
+      [{ client_id: c.client_id, update: { skip_consent: true } }, new Headers()],
+      [{ client_id: c.client_id, update: { skip_consent: true } }, new Headers({ cookie: otherCookie })],
+      [{ client_id: c.client_id, update: { client_credentials_scopes: ["reports:read"] } }, new Headers({ cookie })],
+      [{ client_id: "nope", update: { skip_consent: true } }, new Headers({ cookie })],
+    ];
+    for (const [body, h] of cases) {
+      const reference = await status(apis(p).reference, body, h);
+      const latchkey = await status(apis(p).latchkey, body, h);
+      expect([latchkey, JSON.stringify(body)]).toEqual([reference === "UNAUTHORIZED" ? 401 : reference === "NOT_FOUND" ? 404 : reference, JSON.stringify(body)]);
+    }
+  });
+});
