@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { signUp } from "./support/flows.ts";
-import { ada, pairPerTest, register, REDIRECT } from "./support/oauth-provider.ts";
-import type { Pair } from "./support/instances.ts";
+import { decodeProtectedHeader, jwtVerify } from "jose";
+import { ada, authorize, ISSUER, pairPerTest, pkce, redeem, register, REDIRECT } from "./support/oauth-provider.ts";
+import { url, type Pair } from "./support/instances.ts";
 
 /**
  * Options and routes of `@latchkey/oauth-provider` beside the reference's (1.7.5) on one SQLite
@@ -72,5 +73,46 @@ describe("oauth-provider: PATCH /admin/oauth2/update-client beside the reference
       const latchkey = await status(apis(p).latchkey, body, h);
       expect([latchkey, JSON.stringify(body)]).toEqual([reference === "UNAUTHORIZED" ? 401 : reference === "NOT_FOUND" ? 404 : reference, JSON.stringify(body)]);
     }
+  });
+});
+
+describe("oauth-provider: disableJwtPlugin and encrypted client secrets beside the reference", () => {
+  for (const [registrar, redeemer] of [
+    ["reference", "latchkey"],
+    ["latchkey", "reference"],
+  ] as const) {
+    it(`a secret the ${registrar} encrypted authenticates on the ${redeemer}, which signs the ID token HS256 with it`, async () => {
+      const p = await pairWith({ disableJwtPlugin: true });
+      const { cookie } = await signUp(p.reference, ada);
+      const c = await register(p[registrar], cookie);
+      const stored = (p.db.prepare(`select clientSecret from oauthClient where clientId = ?`).get([c.client_id]) as { clientSecret: string }).clientSecret;
+      expect(stored).toMatch(/^[0-9a-f]+$/);
+      const { verifier, challenge } = await pkce();
+      const code = await authorize(p[redeemer], cookie, c.client_id, challenge, { nonce: "n-1" });
+      const res = await redeem(p[redeemer], c, code, verifier);
+      expect(res.status).toBe(200);
+      const tokens = (await res.json()) as Record<string, string>;
+      expect(decodeProtectedHeader(tokens.id_token!)).toEqual({ alg: "HS256" });
+      const { payload } = await jwtVerify(tokens.id_token!, new TextEncoder().encode(c.client_secret), { issuer: ISSUER, audience: c.client_id });
+      expect(payload.nonce).toBe("n-1");
+      expect(tokens.access_token!.split(".")).toHaveLength(1);
+      // The opaque access token is introspected by the other side.
+      const introspect = await p[registrar](
+        new Request(url("/oauth2/introspect"), {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString("base64")}` },
+          body: new URLSearchParams({ token: tokens.access_token! }).toString(),
+        }),
+      );
+      expect(((await introspect.json()) as { active: boolean }).active).toBe(true);
+    });
+  }
+
+  it("discovery documents match member for member", async () => {
+    const p = await pairWith({ disableJwtPlugin: true });
+    const doc = async (side: "reference" | "latchkey") => (await p[side](new Request(url("/.well-known/openid-configuration")))).json();
+    const reference = (await doc("reference")) as Record<string, unknown>;
+    expect(reference).not.toHaveProperty("jwks_uri");
+    expect(await doc("latchkey")).toEqual(reference);
   });
 });

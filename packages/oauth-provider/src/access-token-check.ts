@@ -3,7 +3,7 @@ import { JWT_SIGNER } from "@latchkey/jwt";
 import { decodeProtectedHeader } from "jose";
 import { customAccessTokenClaims } from "./access-token-claims.js";
 import { findClient } from "./clients.js";
-import { tokenIssuer, userInfoURL } from "./issuer.js";
+import { jwtDisabled, tokenIssuer, userInfoURL } from "./issuer.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import type { OAuthAccessTokenRow, OAuthRefreshTokenRow } from "./schema.js";
 import { storedToken, stripPrefix } from "./token-hash.js";
@@ -26,6 +26,8 @@ async function sessionAlive(ctx: AuthContext, sessionId: unknown): Promise<boole
 
 /** `null` when `token` is no JWT at all (so it may be an opaque one); else its check. */
 async function checkJwt(ctx: AuthContext, token: string, callerId: string | undefined): Promise<TokenCheck | null> {
+  // Without the jwt plugin no JWT access token is ever issued: every token is looked up as opaque.
+  if (jwtDisabled(ctx)) return null;
   try {
     decodeProtectedHeader(token);
   } catch {

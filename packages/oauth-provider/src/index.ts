@@ -102,7 +102,8 @@ export function oauthProvider(options: OAuthOptions): OAuthProviderPlugin {
   let started: AuthContext | undefined;
   return {
     id: "oauth-provider",
-    requires: ["jwt"],
+    // `disableJwtPlugin`: HS256 ID tokens under client secrets, so the jwt plugin is not needed.
+    requires: resolved.disableJwtPlugin ? [] : ["jwt"],
     schema: oauthProviderSchema,
     endpoints: endpoints(resolved),
     rateLimit: rateLimits(resolved),

@@ -100,7 +100,8 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
           trx,
         )
       : undefined;
-    const accessToken = audience
+    // Without the jwt plugin every access token is opaque (`disableJwtPlugin`, as the reference).
+    const accessToken = audience && !options.disableJwtPlugin
       ? await createJwtAccessToken(ctx, { ...accessInput, audience: audience.length === 1 ? audience[0]! : audience, claims: jwtClaims })
       : await createOpaqueAccessToken(ctx, options, { ...accessInput, refreshId: refresh?.id }, trx);
     return { refresh, accessToken };

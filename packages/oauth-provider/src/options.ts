@@ -6,10 +6,16 @@ export type GrantType = "authorization_code" | "client_credentials" | "refresh_t
 /** Which kind of token a `storeTokens.hash` call is hashing. */
 export type StoredTokenType = "access_token" | "refresh_token" | "authorization_code";
 
-/** How client secrets are stored: SHA-256 base64url (`"hashed"`) or a hash function of your own. */
+/**
+ * How client secrets are stored: SHA-256 base64url (`"hashed"`) or a hash function of your own;
+ * with `disableJwtPlugin` (ID tokens signed with the secret) encrypted under the auth secret
+ * (`"encrypted"`, the reference's XChaCha20-Poly1305 hex) or by functions of your own.
+ */
 export type StoreClientSecretOption =
   | "hashed"
-  | { hash: (secret: string) => Promise<string> | string; verify?: (secret: string, stored: string) => Promise<boolean> | boolean };
+  | "encrypted"
+  | { hash: (secret: string) => Promise<string> | string; verify?: (secret: string, stored: string) => Promise<boolean> | boolean }
+  | { encrypt: (secret: string) => Promise<string> | string; decrypt: (stored: string) => Promise<string> | string };
 
 /** How opaque tokens and codes are stored: SHA-256 base64url (`"hashed"`) or a hash function of your own. */
 export type StoreTokensOption = "hashed" | { hash: (token: string, type: StoredTokenType) => Promise<string> | string };
@@ -80,7 +86,14 @@ export interface OAuthOptions {
     user: SessionWithUser["user"];
     session: SessionWithUser["session"];
   }) => boolean | Promise<boolean>;
-  /** Client secret storage. @default "hashed" */
+  /**
+   * Run without the jwt plugin: ID tokens are signed HS256 with the client's secret (clients
+   * without a secret get none), access tokens are always opaque, discovery has no `jwks_uri`
+   * and back-channel logout is off. Secrets must then be stored `"encrypted"` (the default) or
+   * with `{ encrypt, decrypt }`. @default false
+   */
+  disableJwtPlugin?: boolean;
+  /** Client secret storage. @default "hashed" ("encrypted" with `disableJwtPlugin`) */
   storeClientSecret?: StoreClientSecretOption;
   /** Opaque token and code storage. @default "hashed" */
   storeTokens?: StoreTokensOption;
@@ -208,7 +221,7 @@ export const SCOPE_CLAIMS: Record<string, string[]> = {
 // Reference options this release does not implement. A config ported from the reference that
 // sets one must fail at start-up, not run with tokens, subjects or clients other than it asked for.
 const UNSUPPORTED = [
-  "disableJwtPlugin", "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
+  "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
   "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
   "formatRefreshToken", "scopeExpirations",
@@ -221,10 +234,25 @@ function refuseUnsupported(options: OAuthOptions): void {
   for (const name of UNSUPPORTED) {
     if (given[name] !== undefined) throw new TypeError(`oauthProvider: the option ${name} is not supported yet`);
   }
-  const secret = given.storeClientSecret;
-  if (secret === "encrypted" || (secret && typeof secret === "object" && ("encrypt" in secret || "decrypt" in secret))) {
-    throw new TypeError("oauthProvider: encrypted client secrets are not supported yet; use \"hashed\" or { hash }");
+}
+
+/**
+ * The reference's pairing of secret storage and signing: ID tokens signed with the client's
+ * secret need it readable back (encrypted), and a readable secret is refused otherwise.
+ */
+function checkSecretStorage(options: OAuthOptions): StoreClientSecretOption {
+  const method = options.storeClientSecret ?? (options.disableJwtPlugin ? "encrypted" : "hashed");
+  const readable = method === "encrypted" || (typeof method === "object" && ("encrypt" in method || "decrypt" in method));
+  if (options.disableJwtPlugin && !readable) {
+    throw new TypeError("oauthProvider: unable to store hashed secrets because id tokens will be signed with secret");
   }
+  if (!options.disableJwtPlugin && readable) {
+    throw new TypeError("oauthProvider: encryption method not recommended, please use 'hashed' or the 'hash' function");
+  }
+  if (typeof method === "object" && "encrypt" in method && typeof method.decrypt !== "function") {
+    throw new TypeError("oauthProvider: storeClientSecret.encrypt needs storeClientSecret.decrypt");
+  }
+  return method;
 }
 
 const positive = (name: string, value: number | undefined, fallback: number): number => {
@@ -239,6 +267,7 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     throw new TypeError("oauthProvider: loginPage and consentPage are required");
   }
   refuseUnsupported(options);
+  const storeClientSecret = checkSecretStorage(options);
   const dpopAlgorithms = options.dpop?.signingAlgorithms;
   if (dpopAlgorithms && (!dpopAlgorithms.length || dpopAlgorithms.some((alg) => alg === "none" || alg.startsWith("HS")))) {
     throw new TypeError("oauthProvider: dpop.signingAlgorithms must list asymmetric JWS algorithms");
@@ -273,7 +302,7 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     refreshTokenExpiresIn: positive("refreshTokenExpiresIn", options.refreshTokenExpiresIn, 2592000),
     refreshTokenReuseInterval: positive("refreshTokenReuseInterval", options.refreshTokenReuseInterval, 0),
     assertionMaxLifetime: positive("assertionMaxLifetime", options.assertionMaxLifetime, 300),
-    storeClientSecret: options.storeClientSecret ?? "hashed",
+    storeClientSecret,
     storeTokens: options.storeTokens ?? "hashed",
   };
 }

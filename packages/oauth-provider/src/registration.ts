@@ -75,6 +75,7 @@ export function checkMetadata(
   }
   checkClientKeys(ctx, options, client);
   if (client.backchannel_logout_uri !== undefined) {
+    if (options.disableJwtPlugin) throw invalid("backchannel_logout_uri requires the jwt plugin (disableJwtPlugin must be false)");
     const refused = deliverableLogoutURI(client.backchannel_logout_uri, options.backchannelLogout);
     if (refused) throw invalid(refused);
   }
@@ -149,7 +150,7 @@ export async function registerClient(
   const now = new Date(Math.floor(Date.now() / 1000) * 1000);
   const row = await ctx.internalAdapter.create<OAuthClientRow>("oauthClient", {
     clientId: options.generateClientId?.() ?? generateRandomString(32, "a-z", "A-Z"),
-    clientSecret: secret ? await storedClientSecret(options, secret) : undefined,
+    clientSecret: secret ? await storedClientSecret(options, secret, ctx) : undefined,
     scopes,
     userId: owner.referenceId ? undefined : owner.userId,
     referenceId: owner.referenceId,

@@ -1,7 +1,7 @@
 import { getService, type AuthContext } from "@latchkey/core";
 import { JWT_SIGNER } from "@latchkey/jwt";
 import { decodeProtectedHeader } from "jose";
-import { tokenIssuer, userInfoURL } from "./issuer.js";
+import { jwtDisabled, tokenIssuer, userInfoURL } from "./issuer.js";
 import { oauthError } from "./oauth-error.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import { invalidateRefreshFamily } from "./refresh-tokens.js";
@@ -16,6 +16,7 @@ type Outcome = "done" | "unknown";
  * `unsupported_token_type` (RFC 7009 §2.2.1, spec States); an expired or foreign one is done.
  */
 export async function revokeJwt(ctx: AuthContext, token: string): Promise<Outcome> {
+  if (jwtDisabled(ctx)) return "unknown";
   try {
     decodeProtectedHeader(token);
   } catch {

@@ -98,7 +98,7 @@ export function rotateSecretEndpoint(options: ResolvedOAuthOptions) {
       const updated = await ctx.context.adapter.update<OAuthClientRow & Record<string, unknown>>({
         model: "oauthClient",
         where: [{ field: "clientId", value: client.clientId }],
-        update: { clientSecret: await storedClientSecret(options, secret), updatedAt: new Date(Math.floor(Date.now() / 1000) * 1000) },
+        update: { clientSecret: await storedClientSecret(options, secret, ctx.context), updatedAt: new Date(Math.floor(Date.now() / 1000) * 1000) },
       });
       if (!updated) throw oauthError("INTERNAL_SERVER_ERROR", "invalid_client", "unable to update client");
       return clientToWire(updated, (options.prefix?.clientSecret ?? "") + secret);

@@ -1,0 +1,29 @@
+import type { AuthContext } from "@latchkey/core";
+import { compactVerify } from "jose";
+import type { ResolvedOAuthOptions } from "./options.js";
+import type { OAuthClientRow } from "./schema.js";
+import { decryptClientSecret } from "./token-hash.js";
+
+/** The provider's resolved options, for code reached without them (hooks, helpers shared by routes). */
+export function providerOptions(ctx: AuthContext): ResolvedOAuthOptions | undefined {
+  return ctx.plugins.find((plugin) => plugin.id === "oauth-provider")?.options as ResolvedOAuthOptions | undefined;
+}
+
+/** Whether the provider runs without the jwt plugin (`disableJwtPlugin`): HS256 ID tokens, opaque access tokens. */
+export const jwtDisabled = (ctx: AuthContext): boolean => providerOptions(ctx)?.disableJwtPlugin === true;
+
+/**
+ * The payload of an HS256 ID token the provider signed with `client`'s secret
+ * (`disableJwtPlugin`), or null: no readable secret, another key, or no JWS at all.
+ */
+export async function verifyWithClientSecret(ctx: AuthContext, token: string, client: OAuthClientRow): Promise<Record<string, unknown> | null> {
+  const options = providerOptions(ctx);
+  if (!options || !client.clientSecret) return null;
+  try {
+    const secret = await decryptClientSecret(options, client.clientSecret, ctx);
+    const { payload } = await compactVerify(token, new TextEncoder().encode(secret), { algorithms: ["HS256"] });
+    return JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
