@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { signUp } from "./support/flows.ts";
 import { decodeProtectedHeader, jwtVerify } from "jose";
-import { ada, authorize, ISSUER, pairPerTest, pkce, redeem, register, REDIRECT } from "./support/oauth-provider.ts";
+import { ada, authorize, form, ISSUER, pairPerTest, pkce, redeem, register, REDIRECT } from "./support/oauth-provider.ts";
 import { url, type Pair } from "./support/instances.ts";
 
 /**
@@ -115,4 +115,32 @@ describe("oauth-provider: disableJwtPlugin and encrypted client secrets beside t
     expect(reference).not.toHaveProperty("jwks_uri");
     expect(await doc("latchkey")).toEqual(reference);
   });
+});
+
+describe("oauth-provider: scopeExpirations and formatRefreshToken beside the reference", () => {
+  const wrap = {
+    encrypt: (token: string, sessionId?: string) => `w.${Buffer.from(JSON.stringify({ token, sessionId })).toString("base64url")}`,
+    decrypt: (value: string) => JSON.parse(Buffer.from(value.slice(2), "base64url").toString()) as { token: string; sessionId?: string },
+  };
+  for (const [issuer, refresher] of [
+    ["reference", "latchkey"],
+    ["latchkey", "reference"],
+  ] as const) {
+    it(`a formatted refresh token the ${issuer} issued refreshes on the ${refresher}; scope lifetimes agree`, async () => {
+      const p = await pairWith({ scopeExpirations: { email: "5m" }, formatRefreshToken: wrap, prefix: { refreshToken: "rt_" } });
+      const { cookie } = await signUp(p.reference, ada);
+      const c = await register(p.reference, cookie);
+      const { verifier, challenge } = await pkce();
+      const code = await authorize(p[issuer], cookie, c.client_id, challenge);
+      const first = (await (await redeem(p[issuer], c, code, verifier)).json()) as { refresh_token: string; expires_in: number };
+      expect(first.expires_in).toBe(300);
+      expect(first.refresh_token.startsWith("rt_w.")).toBe(true);
+      expect(wrap.decrypt(first.refresh_token.slice(3)).sessionId).toEqual(expect.any(String));
+      const res = await p[refresher](form("/oauth2/token", { grant_type: "refresh_token", refresh_token: first.refresh_token, scope: "openid profile offline_access" }, c));
+      expect(res.status, await res.clone().text()).toBe(200);
+      const next = (await res.json()) as { refresh_token: string; expires_in: number };
+      expect(next.expires_in).toBe(3600);
+      expect(next.refresh_token.startsWith("rt_w.")).toBe(true);
+    });
+  }
 });

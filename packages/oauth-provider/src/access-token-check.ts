@@ -1,5 +1,6 @@
 import { getService, type AuthContext } from "@latchkey/core";
 import { JWT_SIGNER } from "@latchkey/jwt";
+import { decodeRefreshToken } from "./refresh-token-format.js";
 import { decodeProtectedHeader } from "jose";
 import { customAccessTokenClaims } from "./access-token-claims.js";
 import { findClient } from "./clients.js";
@@ -109,7 +110,7 @@ export async function checkRefreshToken(
   token: string,
   callerId: string,
 ): Promise<Record<string, unknown> | null> {
-  const plain = stripPrefix(token, options.prefix?.refreshToken);
+  const plain = await decodeRefreshToken(options, token);
   if (plain === null) return null;
   const row = await ctx.adapter.findOne<OAuthRefreshTokenRow & Record<string, unknown>>({
     model: "oauthRefreshToken",

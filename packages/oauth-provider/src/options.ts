@@ -1,4 +1,5 @@
 import type { Session, SessionWithUser, User } from "@latchkey/core";
+import { checkExpirations } from "./expirations.js";
 
 /** The grants the provider serves at `/oauth2/token`. */
 export type GrantType = "authorization_code" | "client_credentials" | "refresh_token";
@@ -167,6 +168,26 @@ export interface OAuthOptions {
     /** The `referenceId` stored with the consent and the tokens. */
     consentReferenceId?: (info: Omit<InteractionInfo, "headers">) => string | undefined | Promise<string | undefined>;
   };
+  /**
+   * Shorter access-token lifetimes for some scopes; the earliest of the granted ones wins. A
+   * duration (`"5m"`) counts from issue, a number is an absolute `exp`, as in the reference.
+   * @example { "write:payments": "5m" }
+   */
+  scopeExpirations?: Record<string, number | string | Date>;
+  /**
+   * `client_secret_expires_at` advertised for dynamically registered confidential clients (a
+   * duration from registration, a number as an absolute time, or a `Date`). Like the reference
+   * it is only advertised: nothing stores it. @default 0 (does not expire)
+   */
+  clientRegistrationClientSecretExpiration?: number | string | Date;
+  /**
+   * The form of refresh tokens handed out (e.g. JWE): `encrypt(token, sessionId)` wraps the stored
+   * token, `decrypt(presented)` must give `{ token }` back. `prefix.refreshToken` goes outside it.
+   */
+  formatRefreshToken?: {
+    encrypt: (token: string, sessionId?: string) => Promise<string> | string;
+    decrypt: (token: string) => Promise<{ token: string; sessionId?: string }> | { token: string; sessionId?: string };
+  };
   /** Back-channel logout delivery (a Latchkey option; see backchannel-logout.ts). */
   backchannelLogout?: BackchannelLogoutOptions;
 }
@@ -224,8 +245,6 @@ const UNSUPPORTED = [
   "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
   "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
-  "formatRefreshToken", "scopeExpirations",
-"clientRegistrationClientSecretExpiration",
 ] as const;
 
 /** Refuses reference options that are not served yet (README, "Not yet"). */
@@ -268,6 +287,10 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
   }
   refuseUnsupported(options);
   const storeClientSecret = checkSecretStorage(options);
+  checkExpirations(options);
+  if (options.formatRefreshToken && (typeof options.formatRefreshToken.encrypt !== "function" || typeof options.formatRefreshToken.decrypt !== "function")) {
+    throw new TypeError("oauthProvider: formatRefreshToken needs encrypt and decrypt");
+  }
   const dpopAlgorithms = options.dpop?.signingAlgorithms;
   if (dpopAlgorithms && (!dpopAlgorithms.length || dpopAlgorithms.some((alg) => alg === "none" || alg.startsWith("HS")))) {
     throw new TypeError("oauthProvider: dpop.signingAlgorithms must list asymmetric JWS algorithms");

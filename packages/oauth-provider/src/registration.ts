@@ -9,6 +9,7 @@ import type { OAuthClientRow } from "./schema.js";
 import { storedClientSecret } from "./token-hash.js";
 import { quoted } from "./echo.js";
 import { checkClientKeys } from "./registration-keys.js";
+import { secretExpiresAt } from "./expirations.js";
 
 /** Where a registration comes from: RFC 7591 dynamic registration, or a signed-in user's `create-client`. */
 export type RegistrationSource = "dynamic" | "managed";
@@ -165,5 +166,7 @@ export async function registerClient(
     clientDiscoveryId: null,
   });
   if (!row) throw noStoreError("BAD_REQUEST", "invalid_client_metadata", "client not created");
-  return clientToWire(row, secret ? (options.prefix?.clientSecret ?? "") + secret : undefined);
+  const answer = clientToWire(row, secret ? (options.prefix?.clientSecret ?? "") + secret : undefined);
+  if (secret && source === "dynamic") answer.client_secret_expires_at = secretExpiresAt(options, Math.floor(now.getTime() / 1000));
+  return answer;
 }

@@ -1,5 +1,6 @@
 import { getService, type AuthContext } from "@latchkey/core";
 import { JWT_SIGNER } from "@latchkey/jwt";
+import { decodeRefreshToken } from "./refresh-token-format.js";
 import { decodeProtectedHeader } from "jose";
 import { jwtDisabled, tokenIssuer, userInfoURL } from "./issuer.js";
 import { oauthError } from "./oauth-error.js";
@@ -46,7 +47,7 @@ export async function revokeOpaque(ctx: AuthContext, options: ResolvedOAuthOptio
  * whole family (a replay signal); the answer is still 200 (RFC 7009 §2.2).
  */
 export async function revokeRefresh(ctx: AuthContext, options: ResolvedOAuthOptions, token: string, clientId: string): Promise<Outcome> {
-  const plain = stripPrefix(token, options.prefix?.refreshToken);
+  const plain = await decodeRefreshToken(options, token);
   if (plain === null) return "unknown";
   const row = await ctx.adapter.findOne<OAuthRefreshTokenRow & Record<string, unknown>>({
     model: "oauthRefreshToken",
