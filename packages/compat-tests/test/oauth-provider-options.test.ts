@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { signUp } from "./support/flows.ts";
 import { decodeProtectedHeader, jwtVerify } from "jose";
 import { ada, authorize, form, ISSUER, pairPerTest, pkce, redeem, register, REDIRECT } from "./support/oauth-provider.ts";
-import { url, type Pair } from "./support/instances.ts";
+import { jsonPost, url, type Pair } from "./support/instances.ts";
 
 /**
  * Options and routes of `@latchkey/oauth-provider` beside the reference's (1.7.5) on one SQLite
@@ -143,4 +143,53 @@ describe("oauth-provider: scopeExpirations and formatRefreshToken beside the ref
       expect(next.refresh_token.startsWith("rt_w.")).toBe(true);
     });
   }
+});
+
+describe("oauth-provider: clientReference beside the reference", () => {
+  it("a team's client created on either side is stored alike and managed by the team on the other", async () => {
+    const team = ({ user }: { user?: { email?: unknown } }) => `team:${String(user?.email).split("@")[1]}`;
+    const p = await pairWith({ clientReference: team });
+    const { cookie } = await signUp(p.reference, ada);
+    const { cookie: bob } = await signUp(p.reference, { ...ada, email: "bob@example.com" });
+    const { cookie: eve } = await signUp(p.reference, { ...ada, email: "eve@elsewhere.org" });
+    const rows: Record<string, Record<string, unknown>> = {};
+    for (const [creator, manager] of [["reference", "latchkey"], ["latchkey", "reference"]] as const) {
+      const res = await p[creator](jsonPost("/oauth2/create-client", { redirect_uris: [REDIRECT], client_name: "Team app" }, { cookie }));
+      expect(res.status).toBe(201);
+      const created = (await res.json()) as { client_id: string; reference_id?: string; user_id?: string };
+      expect([created.reference_id, created.user_id]).toEqual(["team:example.com", undefined]);
+      rows[creator] = comparable(p.db.prepare(`select * from oauthClient where clientId = ?`).get([created.client_id]) as Record<string, unknown>);
+      const got = await p[manager](new Request(url(`/oauth2/get-client?client_id=${created.client_id}`), { headers: { cookie: bob } }));
+      expect(got.status).toBe(200);
+      const foreign = await p[manager](new Request(url(`/oauth2/get-client?client_id=${created.client_id}`), { headers: { cookie: eve } }));
+      expect(foreign.status).toBe(401);
+    }
+    expect(rows.latchkey).toEqual(rows.reference);
+    const listed = async (side: "reference" | "latchkey") =>
+      ((await (await p[side](new Request(url("/oauth2/get-clients"), { headers: { cookie: bob } }))).json()) as Array<{ client_id: string }>).map((c) => c.client_id).sort();
+    expect(await listed("latchkey")).toEqual(await listed("reference"));
+    expect(await listed("latchkey")).toHaveLength(2);
+  });
+});
+
+describe("oauth-provider: cachedTrustedClients (DIVERGENCES.md row 180)", () => {
+  it("row 180: changing a trusted client through the management routes — the reference answers 500, Latchkey 403, same body", async () => {
+    const trusted = new Set<string>();
+    const p = await pairWith({ cachedTrustedClients: trusted });
+    const { cookie } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie);
+    trusted.add(c.client_id);
+    for (const [path, body] of [
+      ["/oauth2/update-client", { client_id: c.client_id, update: { client_name: "x" } }],
+      ["/oauth2/client/rotate-secret", { client_id: c.client_id }],
+      ["/oauth2/delete-client", { client_id: c.client_id }],
+    ] as const) {
+      const reference = await p.reference(jsonPost(path, body, { cookie }));
+      const latchkey = await p.latchkey(jsonPost(path, body, { cookie }));
+      const expected = { error: "invalid_client", error_description: "trusted clients must be updated manually" };
+      expect([reference.status, await reference.json()], path).toEqual([500, expected]);
+      expect([latchkey.status, await latchkey.json()], path).toEqual([403, expected]);
+    }
+    expect(p.db.prepare(`select count(*) as n from oauthClient where clientId = ?`).get([c.client_id])).toEqual({ n: 1 });
+  });
 });

@@ -1,13 +1,9 @@
 import type { AuthContext } from "@latchkey/core";
 import { compactVerify } from "jose";
-import type { ResolvedOAuthOptions } from "./options.js";
+import { providerOptions } from "./provider-options.js";
 import type { OAuthClientRow } from "./schema.js";
 import { decryptClientSecret } from "./token-hash.js";
 
-/** The provider's resolved options, for code reached without them (hooks, helpers shared by routes). */
-export function providerOptions(ctx: AuthContext): ResolvedOAuthOptions | undefined {
-  return ctx.plugins.find((plugin) => plugin.id === "oauth-provider")?.options as ResolvedOAuthOptions | undefined;
-}
 
 /** Whether the provider runs without the jwt plugin (`disableJwtPlugin`): HS256 ID tokens, opaque access tokens. */
 export const jwtDisabled = (ctx: AuthContext): boolean => providerOptions(ctx)?.disableJwtPlugin === true;

@@ -188,6 +188,18 @@ export interface OAuthOptions {
     encrypt: (token: string, sessionId?: string) => Promise<string> | string;
     decrypt: (token: string) => Promise<{ token: string; sessionId?: string }> | { token: string; sessionId?: string };
   };
+  /**
+   * The owner of the clients a session manages instead of its user (an organisation, a team):
+   * clients created then carry `reference_id` and no `user_id`, and the session whose
+   * reference matches manages them.
+   */
+  clientReference?: (context: { user?: User & Record<string, unknown>; session?: Session & Record<string, unknown> }) =>
+    Promise<string | undefined> | string | undefined;
+  /**
+   * Client ids read from the database once and then served from memory; the management routes
+   * refuse to change them (403 `invalid_client`).
+   */
+  cachedTrustedClients?: Set<string>;
   /** Back-channel logout delivery (a Latchkey option; see backchannel-logout.ts). */
   backchannelLogout?: BackchannelLogoutOptions;
 }
@@ -244,7 +256,7 @@ export const SCOPE_CLAIMS: Record<string, string[]> = {
 const UNSUPPORTED = [
   "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
-  "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
+  "extensions", "requestUriResolver",
 ] as const;
 
 /** Refuses reference options that are not served yet (README, "Not yet"). */

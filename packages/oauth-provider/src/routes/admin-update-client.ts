@@ -1,5 +1,6 @@
 import { APIError, endpoint, getSessionFromRequest, type EndpointContext, type SessionWithUser } from "@latchkey/core";
 import * as v from "valibot";
+import { assertNotTrusted, ownsClient } from "../client-owner.js";
 import { assertClientPrivilege } from "../client-privileges.js";
 import { clientToWire, RESERVED } from "../client-wire.js";
 import { authMethodOf, findClient } from "../clients.js";
@@ -93,11 +94,12 @@ export function adminUpdateClientEndpoint(options: ResolvedOAuthOptions) {
     const session = await getSessionFromRequest(ctx);
     if (!session) throw new APIError("UNAUTHORIZED");
     await assertClientPrivilege(ctx, options, session, "update");
+    assertNotTrusted(options, ctx.body.client_id);
     const client = await findClient(ctx.context, ctx.body.client_id);
     if (!client) throw oauthError("NOT_FOUND", "not_found", "client not found");
     const { client_credentials_scopes: rawScopes, ...given } = ctx.body.update;
     const updates = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as Omit<Update, "client_credentials_scopes">;
-    const owns = Boolean(client.userId && client.userId === session.user.id);
+    const owns = await ownsClient(options, session, client);
     const crossOwner = !owns && rawScopes !== undefined && Object.keys(updates).length === 0;
     if (!owns && !crossOwner) throw new APIError("UNAUTHORIZED");
     if (crossOwner) await assertScopePrivilege(ctx, options, session);
