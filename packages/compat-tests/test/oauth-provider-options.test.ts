@@ -1,8 +1,12 @@
+import { oauthProvider as referenceOAuthProvider } from "@better-auth/oauth-provider";
+import { jwt as referenceJwt } from "better-auth/plugins";
+import { jwt } from "@latchkey/jwt";
+import { oauthProvider } from "@latchkey/oauth-provider";
 import { describe, expect, it } from "vitest";
 import { signUp } from "./support/flows.ts";
 import { decodeProtectedHeader, jwtVerify } from "jose";
-import { ada, authorize, form, ISSUER, pairPerTest, pkce, redeem, register, REDIRECT } from "./support/oauth-provider.ts";
-import { jsonPost, url, type Pair } from "./support/instances.ts";
+import { ada, authorize, form, ISSUER, OPTIONS, pairPerTest, pkce, redeem, register, REDIRECT } from "./support/oauth-provider.ts";
+import { createPair, jsonPost, url, type Pair } from "./support/instances.ts";
 
 /**
  * Options and routes of `@latchkey/oauth-provider` beside the reference's (1.7.5) on one SQLite
@@ -41,7 +45,7 @@ describe("oauth-provider: PATCH /admin/oauth2/update-client beside the reference
       const got = await apis(p)[side].adminUpdateOAuthClient({ body: { client_id: c.client_id, update }, headers });
       const { client_id: _i, client_id_issued_at: _t, ...rest } = JSON.parse(JSON.stringify(got)) as Record<string, unknown>;
       answers[side] = rest;
-      rows[side] = comparable(p.db.prepare(`select * from oauthClient where clientId = ?`).get([c.client_id]) as Record<string, unknown>);
+      rows[side] = comparable(p.db.prepare(`select * from oauthClient where clientId = ?`).all([c.client_id])[0] as Record<string, unknown>);
     }
     expect(answers.latchkey).toEqual(answers.reference);
     expect(rows.latchkey).toEqual(rows.reference);
@@ -85,7 +89,7 @@ describe("oauth-provider: disableJwtPlugin and encrypted client secrets beside t
       const p = await pairWith({ disableJwtPlugin: true });
       const { cookie } = await signUp(p.reference, ada);
       const c = await register(p[registrar], cookie);
-      const stored = (p.db.prepare(`select clientSecret from oauthClient where clientId = ?`).get([c.client_id]) as { clientSecret: string }).clientSecret;
+      const stored = (p.db.prepare(`select clientSecret from oauthClient where clientId = ?`).all([c.client_id])[0] as { clientSecret: string }).clientSecret;
       expect(stored).toMatch(/^[0-9a-f]+$/);
       const { verifier, challenge } = await pkce();
       const code = await authorize(p[redeemer], cookie, c.client_id, challenge, { nonce: "n-1" });
@@ -158,7 +162,7 @@ describe("oauth-provider: clientReference beside the reference", () => {
       expect(res.status).toBe(201);
       const created = (await res.json()) as { client_id: string; reference_id?: string; user_id?: string };
       expect([created.reference_id, created.user_id]).toEqual(["team:example.com", undefined]);
-      rows[creator] = comparable(p.db.prepare(`select * from oauthClient where clientId = ?`).get([created.client_id]) as Record<string, unknown>);
+      rows[creator] = comparable(p.db.prepare(`select * from oauthClient where clientId = ?`).all([created.client_id])[0] as Record<string, unknown>);
       const got = await p[manager](new Request(url(`/oauth2/get-client?client_id=${created.client_id}`), { headers: { cookie: bob } }));
       expect(got.status).toBe(200);
       const foreign = await p[manager](new Request(url(`/oauth2/get-client?client_id=${created.client_id}`), { headers: { cookie: eve } }));
@@ -190,6 +194,25 @@ describe("oauth-provider: cachedTrustedClients (DIVERGENCES.md row 180)", () => 
       expect([reference.status, await reference.json()], path).toEqual([500, expected]);
       expect([latchkey.status, await latchkey.json()], path).toEqual([403, expected]);
     }
-    expect(p.db.prepare(`select count(*) as n from oauthClient where clientId = ?`).get([c.client_id])).toEqual({ n: 1 });
+    expect(p.db.prepare(`select count(*) as n from oauthClient where clientId = ?`).all([c.client_id])[0]).toEqual({ n: 1 });
+  });
+});
+
+describe("oauth-provider: discovery's jwks_uri with jwks.remoteUrl", () => {
+  it("both sides advertise the remote key set", async () => {
+    const jwks = { remoteUrl: "https://keys.example.com/.well-known/jwks.json", keyPairConfig: { alg: "EdDSA" as const } };
+    const p = await createPair({
+      reference: { plugins: [referenceJwt({ jwks }), referenceOAuthProvider(OPTIONS as Parameters<typeof referenceOAuthProvider>[0])] },
+      latchkey: { plugins: [jwt({ jwks }), oauthProvider(OPTIONS)] },
+    });
+    try {
+      for (const path of ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"]) {
+        const doc = async (side: "reference" | "latchkey") => ((await (await p[side](new Request(url(path)))).json()) as { jwks_uri: string }).jwks_uri;
+        expect(await doc("reference"), path).toBe(jwks.remoteUrl);
+        expect(await doc("latchkey"), path).toBe(jwks.remoteUrl);
+      }
+    } finally {
+      p.close();
+    }
   });
 });

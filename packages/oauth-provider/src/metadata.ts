@@ -1,4 +1,5 @@
-import type { AuthContext } from "@latchkey/core";
+import { getService, type AuthContext } from "@latchkey/core";
+import { JWT_SIGNER } from "@latchkey/jwt";
 import { issuerOf, jwtDisabled, jwtOptions } from "./issuer.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 
@@ -11,7 +12,6 @@ const CONFIDENTIAL_METHODS = ["client_secret_basic", "client_secret_post", "priv
 /** RFC 8414 §2 authorization-server metadata, member for member the reference's document. */
 export function authorizationServerMetadata(ctx: AuthContext, options: ResolvedOAuthOptions): Record<string, unknown> {
   const base = ctx.baseURL;
-  const jwt = jwtOptions(ctx);
   // Without the jwt plugin there are no keys to publish and no logout tokens to sign.
   const withJwt = !jwtDisabled(ctx);
   return {
@@ -19,7 +19,8 @@ export function authorizationServerMetadata(ctx: AuthContext, options: ResolvedO
     issuer: issuerOf(ctx),
     authorization_endpoint: `${base}/oauth2/authorize`,
     token_endpoint: `${base}/oauth2/token`,
-    jwks_uri: withJwt ? `${base}${jwt?.jwksPath ?? "/jwks"}` : undefined,
+    // The jwt plugin's own answer: its `jwks.remoteUrl` when keys are published elsewhere.
+    jwks_uri: withJwt ? getService(ctx, JWT_SIGNER).jwksUri() : undefined,
     registration_endpoint: options.allowDynamicClientRegistration ? `${base}/oauth2/register` : undefined,
     introspection_endpoint: `${base}/oauth2/introspect`,
     revocation_endpoint: `${base}/oauth2/revoke`,
