@@ -1,4 +1,4 @@
-import type { Session, SessionWithUser, User } from "@latchkey/core";
+import type { EndpointContext, Session, SessionWithUser, User } from "@latchkey/core";
 import { checkExpirations } from "./expirations.js";
 
 /** The grants the provider serves at `/oauth2/token`. */
@@ -200,6 +200,11 @@ export interface OAuthOptions {
    * refuse to change them (403 `invalid_client`).
    */
   cachedTrustedClients?: Set<string>;
+  /**
+   * Resolves a `request_uri` at `/oauth2/authorize` (pushed authorization requests, RFC 9126) to
+   * the parameters pushed; null when it is unknown or expired (`invalid_request_uri`).
+   */
+  requestUriResolver?: (input: { requestUri: string; clientId: string; ctx: EndpointContext }) => Promise<Record<string, string> | null>;
   /** Back-channel logout delivery (a Latchkey option; see backchannel-logout.ts). */
   backchannelLogout?: BackchannelLogoutOptions;
 }
@@ -256,7 +261,7 @@ export const SCOPE_CLAIMS: Record<string, string[]> = {
 const UNSUPPORTED = [
   "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
-  "extensions", "requestUriResolver",
+  "extensions",
 ] as const;
 
 /** Refuses reference options that are not served yet (README, "Not yet"). */
