@@ -216,3 +216,29 @@ describe("oauth-provider: discovery's jwks_uri with jwks.remoteUrl", () => {
     }
   });
 });
+
+describe("oauth-provider: requestUriResolver beside the reference", () => {
+  it("a resolved request_uri authorizes alike; unknown, missing client_id and no resolver are refused alike", async () => {
+    const pushed = new Map<string, Record<string, string>>();
+    const p = await pairWith({ requestUriResolver: async ({ requestUri }) => pushed.get(requestUri) ?? null });
+    const { cookie } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie);
+    const { challenge } = await pkce();
+    await authorize(p.reference, cookie, c.client_id, challenge); // consent stored once
+    pushed.set("urn:pushed", { response_type: "code", redirect_uri: REDIRECT, scope: "openid profile email offline_access", state: "p", code_challenge: challenge, code_challenge_method: "S256" });
+    const go = async (side: "reference" | "latchkey", query: Record<string, string>) => {
+      const res = await p[side](new Request(url(`/oauth2/authorize?${new URLSearchParams(query)}`), { headers: { cookie } }));
+      const to = new URL(res.headers.get("location")!, "http://localhost:3000");
+      to.searchParams.delete("code");
+      return [res.status, to.href];
+    };
+    for (const query of [
+      { client_id: c.client_id, request_uri: "urn:pushed" },
+      { client_id: c.client_id, request_uri: "urn:unknown" },
+      { request_uri: "urn:pushed" },
+    ]) {
+      expect(await go("latchkey", query), JSON.stringify(query)).toEqual(await go("reference", query));
+    }
+    expect((await go("latchkey", { client_id: c.client_id, request_uri: "urn:pushed" }))[1]).toContain("state=p");
+  });
+});
