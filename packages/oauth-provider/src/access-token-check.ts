@@ -1,9 +1,10 @@
 import { getService, type AuthContext } from "@latchkey/core";
 import { JWT_SIGNER } from "@latchkey/jwt";
+import { decodeRefreshToken } from "./refresh-token-format.js";
 import { decodeProtectedHeader } from "jose";
 import { customAccessTokenClaims } from "./access-token-claims.js";
 import { findClient } from "./clients.js";
-import { tokenIssuer, userInfoURL } from "./issuer.js";
+import { jwtDisabled, tokenIssuer, userInfoURL } from "./issuer.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import type { OAuthAccessTokenRow, OAuthClientRow, OAuthRefreshTokenRow } from "./schema.js";
 import { storedToken, stripPrefix } from "./token-hash.js";
@@ -26,6 +27,8 @@ async function sessionAlive(ctx: AuthContext, sessionId: unknown): Promise<boole
 
 /** `null` when `token` is no JWT at all (so it may be an opaque one); else its check. */
 async function checkJwt(ctx: AuthContext, token: string, callerId: string | undefined, caller?: OAuthClientRow): Promise<TokenCheck | null> {
+  // Without the jwt plugin no JWT access token is ever issued: every token is looked up as opaque.
+  if (jwtDisabled(ctx)) return null;
   try {
     decodeProtectedHeader(token);
   } catch {
@@ -109,7 +112,7 @@ export async function checkRefreshToken(
   token: string,
   callerId: string,
 ): Promise<Record<string, unknown> | null> {
-  const plain = stripPrefix(token, options.prefix?.refreshToken);
+  const plain = await decodeRefreshToken(options, token);
   if (plain === null) return null;
   const row = await ctx.adapter.findOne<OAuthRefreshTokenRow & Record<string, unknown>>({
     model: "oauthRefreshToken",

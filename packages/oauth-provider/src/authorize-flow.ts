@@ -13,6 +13,7 @@ import { errorPageURL, errorRedirectURL, redirectTo } from "./interaction.js";
 import { issuerOf, userInfoURL } from "./issuer.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import { matchRedirectUri } from "./redirect-uri.js";
+import { resolveRequestUri } from "./request-uri.js";
 import type { OAuthConsentRow } from "./schema.js";
 import { signQuery } from "./signed-query.js";
 import { quoted } from "./echo.js";
@@ -54,8 +55,9 @@ export async function runAuthorize(
   }
   if (raw.request !== undefined) return failEarly(ctx, raw, "request_not_supported", "request object not supported");
   if (raw.request_uri !== undefined) {
-    if (typeof raw.client_id !== "string" || !raw.client_id) return failEarly(ctx, raw, "invalid_request", "client_id is required");
-    return failEarly(ctx, raw, "request_uri_not_supported", "request_uri not supported");
+    const resolved = await resolveRequestUri(ctx, options, raw);
+    if ("error" in resolved) return failEarly(ctx, raw, resolved.error, resolved.description);
+    raw = resolved.params;
   }
   const parsed = parseAuthorizationRequest(raw);
   if ("error" in parsed) return failEarly(ctx, raw, parsed.error, parsed.description);

@@ -1,6 +1,6 @@
 import { boundedFetch, generateRandomString, getService, type AuthContext, type DatabaseHooks, type Row } from "@latchkey/core";
 import { JWT_SIGNER } from "@latchkey/jwt";
-import { tokenIssuer } from "./issuer.js";
+import { jwtDisabled, tokenIssuer } from "./issuer.js";
 import type { BackchannelLogoutOptions, ResolvedOAuthOptions } from "./options.js";
 import { isPublicHost } from "./public-host.js";
 import type { OAuthClientRow } from "./schema.js";
@@ -60,7 +60,8 @@ async function plan(ctx: AuthContext, session: Row): Promise<LogoutPlan | null> 
     accessTokenIds: access.filter((row) => !row.revoked).map((row) => row.id),
     // Back-Channel Logout §2.7: refresh tokens granted with offline_access outlive the session.
     refreshTokenIds: refresh.filter((row) => !row.revoked && !row.scopes?.includes("offline_access")).map((row) => row.id),
-    targets: clients.filter((client) => Boolean(client.backchannelLogoutUri) && !client.disabled),
+    // Logout tokens are signed by the jwt plugin: none without it (`disableJwtPlugin`).
+    targets: jwtDisabled(ctx) ? [] : clients.filter((client) => Boolean(client.backchannelLogoutUri) && !client.disabled),
   };
 }
 

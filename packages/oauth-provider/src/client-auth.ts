@@ -109,7 +109,7 @@ export async function authenticateClient(
     if (!client.clientSecret) throw invalidClient("public client, client secret should not be received", method);
     const plain = stripPrefix(presented.secret, options.prefix?.clientSecret);
     if (plain === null) throw oauthError("UNAUTHORIZED", "invalid_client", "invalid client_secret");
-    if (!(await verifyClientSecret(options, client.clientSecret, plain))) throw invalidClient("invalid client_secret", method);
+    if (!(await verifyClientSecret(options, client.clientSecret, plain, ctx))) throw invalidClient("invalid client_secret", method);
   }
   if (check.scopes && client.scopes) {
     const allowed = new Set(client.scopes);

@@ -2,7 +2,7 @@ import { clientMetadata } from "./clients.js";
 import type { OAuthClientRow } from "./schema.js";
 
 /** Wire names the provider owns; a `metadata` key never replaces them. */
-const RESERVED = new Set([
+export const RESERVED = new Set([
   "client_id", "client_secret", "client_secret_expires_at", "scope", "user_id", "client_id_issued_at",
   "client_name", "client_uri", "logo_uri", "contacts", "tos_uri", "policy_uri", "jwks", "jwks_uri",
   "software_id", "software_version", "software_statement", "redirect_uris", "post_logout_redirect_uris",

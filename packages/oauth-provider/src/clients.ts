@@ -1,12 +1,18 @@
 import type { AuthContext } from "@latchkey/core";
 import type { OAuthClientRow } from "./schema.js";
+import { trustedClientCache } from "./trusted-clients.js";
 
-/** The client row with this `clientId`, or null. */
+/** The client row with this `clientId`, or null; `cachedTrustedClients` are read once per process, then from memory. */
 export async function findClient(ctx: AuthContext, clientId: string): Promise<OAuthClientRow | null> {
-  return ctx.adapter.findOne<OAuthClientRow & Record<string, unknown>>({
+  const trusted = trustedClientCache(ctx, clientId);
+  const cached = trusted?.get(clientId);
+  if (cached) return { ...cached };
+  const row = await ctx.adapter.findOne<OAuthClientRow & Record<string, unknown>>({
     model: "oauthClient",
     where: [{ field: "clientId", value: clientId }],
   });
+  if (row && trusted) trusted.set(clientId, { ...row });
+  return row;
 }
 
 /** Spec, client rules 1: public only when the registered method is `none`; absent means `client_secret_basic`. */

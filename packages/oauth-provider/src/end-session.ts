@@ -5,6 +5,7 @@ import { findClient } from "./clients.js";
 import { singleMember } from "./form-member.js";
 import { redirectTo } from "./interaction.js";
 import { tokenIssuer } from "./issuer.js";
+import { jwtDisabled, verifyWithClientSecret } from "./jwt-disabled.js";
 import { clearConfirmation, readConfirmation, setConfirmation, type LogoutConfirmation } from "./logout-confirmation.js";
 import { confirmationPage, isBrowserNavigation, loggedOutPage, logoutErrorPage } from "./logout-pages.js";
 import { NO_STORE, noStoreError } from "./oauth-error.js";
@@ -88,9 +89,17 @@ async function hintClient(ctx: EndpointContext, hint: string, clientId: string |
  */
 async function verifyHint(ctx: EndpointContext, hint: string, client: OAuthClientRow): Promise<{ sid: string; sub: string } | null> {
   try {
-    const keys = createLocalJWKSet({ keys: (await getService(ctx.context, JWT_SIGNER).jwks()) as never });
-    const { payload } = await compactVerify(hint, keys);
-    const claims = JSON.parse(new TextDecoder().decode(payload)) as JWTPayload;
+    let claims: JWTPayload;
+    if (jwtDisabled(ctx.context)) {
+      // `disableJwtPlugin`: the hint is HS256 under the client's secret, as its ID tokens are.
+      const verified = await verifyWithClientSecret(ctx.context, hint, client);
+      if (!verified) return null;
+      claims = verified as JWTPayload;
+    } else {
+      const keys = createLocalJWKSet({ keys: (await getService(ctx.context, JWT_SIGNER).jwks()) as never });
+      const { payload } = await compactVerify(hint, keys);
+      claims = JSON.parse(new TextDecoder().decode(payload)) as JWTPayload;
+    }
     if (claims.iss !== tokenIssuer(ctx.context)) return null;
     if (![claims.aud].flat().includes(client.clientId)) return null;
     if (typeof claims.sid !== "string" || !claims.sid || typeof claims.sub !== "string" || !claims.sub) return null;

@@ -1,7 +1,9 @@
 import { base64UrlEncode, getService, utf8Encode, type AuthContext, type User } from "@latchkey/core";
+import { SignJWT } from "jose";
 import { JWT_SIGNER } from "@latchkey/jwt";
 import { clientMetadata } from "./clients.js";
-import { jwtOptions, tokenIssuer } from "./issuer.js";
+import { jwtDisabled, jwtOptions, tokenIssuer } from "./issuer.js";
+import { decryptClientSecret } from "./token-hash.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import { subjectFor } from "./subject.js";
 import type { OAuthClientRow } from "./schema.js";
@@ -35,11 +37,13 @@ export interface IdTokenInput {
 /**
  * An ID token signed with the jwt plugin's current key. Spec rule 2: protocol claims only,
  * `acr` "0", no profile or email claims (those come from userinfo); `sid` only for clients
- * that take part in logout.
+ * that take part in logout. With `disableJwtPlugin` it is signed HS256 with the client's
+ * secret (OIDC Core §10.1, as the reference), and a client without a secret gets none.
  */
-export async function createIdToken(ctx: AuthContext, options: ResolvedOAuthOptions, input: IdTokenInput): Promise<string> {
+export async function createIdToken(ctx: AuthContext, options: ResolvedOAuthOptions, input: IdTokenInput): Promise<string | undefined> {
   const iat = Math.floor(Date.now() / 1000);
-  const alg = jwtOptions(ctx)?.keyPairConfig.alg ?? "EdDSA";
+  const hmac = jwtDisabled(ctx);
+  const alg = hmac ? "HS256" : (jwtOptions(ctx)?.keyPairConfig.alg ?? "EdDSA");
   const custom = options.customIdTokenClaims
     ? await options.customIdTokenClaims({ user: input.user, scopes: input.scopes, metadata: clientMetadata(input.client) })
     : {};
@@ -59,5 +63,8 @@ export async function createIdToken(ctx: AuthContext, options: ResolvedOAuthOpti
     sid: emitSid ? input.sessionId : undefined,
   };
   const claims = Object.fromEntries(Object.entries(payload).filter(([, value]) => value !== undefined));
-  return getService(ctx, JWT_SIGNER).sign(claims);
+  if (!hmac) return getService(ctx, JWT_SIGNER).sign(claims);
+  if (!input.client.clientSecret) return undefined;
+  const secret = await decryptClientSecret(options, input.client.clientSecret, ctx);
+  return new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).sign(utf8Encode(secret));
 }

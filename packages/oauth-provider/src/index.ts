@@ -4,6 +4,7 @@ import { backchannelLogoutHooks } from "./backchannel-logout.js";
 import { authorizationServerMetadata, openIdConfiguration } from "./metadata.js";
 import { resolveOAuthOptions, type OAuthOptions, type ResolvedOAuthOptions } from "./options.js";
 import { adminCreateClientEndpoint } from "./routes/admin-create-client.js";
+import { adminUpdateClientEndpoint } from "./routes/admin-update-client.js";
 import { authorizeEndpoint } from "./routes/authorize.js";
 import { consentEndpoint } from "./routes/consent.js";
 import { continueEndpoint } from "./routes/continue.js";
@@ -51,6 +52,7 @@ function endpoints(options: ResolvedOAuthOptions) {
     registerOAuthClient: registerEndpoint(options),
     createOAuthClient: createClientEndpoint(options),
     adminCreateOAuthClient: adminCreateClientEndpoint(options),
+    adminUpdateOAuthClient: adminUpdateClientEndpoint(options),
     getOAuthClient: getClientEndpoint(options),
     getOAuthClientPublic: getPublicClientEndpoint(),
     getOAuthClientPublicPrelogin: getPublicClientPreloginEndpoint(options),
@@ -103,7 +105,8 @@ export function oauthProvider(options: OAuthOptions): OAuthProviderPlugin {
   let started: AuthContext | undefined;
   return {
     id: "oauth-provider",
-    requires: ["jwt"],
+    // `disableJwtPlugin`: HS256 ID tokens under client secrets, so the jwt plugin is not needed.
+    requires: resolved.disableJwtPlugin ? [] : ["jwt"],
     schema: oauthProviderSchema,
     endpoints: endpoints(resolved),
     rateLimit: rateLimits(resolved),

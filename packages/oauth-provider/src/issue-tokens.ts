@@ -2,6 +2,7 @@ import type { AuthContext, User } from "@latchkey/core";
 import { customAccessTokenClaims } from "./access-token-claims.js";
 import { createJwtAccessToken, createOpaqueAccessToken } from "./access-tokens.js";
 import { clientMetadata, registeredForRefresh } from "./clients.js";
+import { accessTokenExpiry } from "./expirations.js";
 import { createIdToken } from "./id-token.js";
 import { userInfoURL } from "./issuer.js";
 import type { GrantType, ResolvedOAuthOptions } from "./options.js";
@@ -38,7 +39,7 @@ const STANDARD_MEMBERS = ["access_token", "expires_in", "expires_at", "token_typ
 export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOptions, grant: TokenGrant): Promise<Record<string, unknown>> {
   const { client, user, scopes } = grant;
   const iat = Math.floor(Date.now() / 1000);
-  const exp = iat + (user ? options.accessTokenExpiresIn : options.m2mAccessTokenExpiresIn);
+  const exp = accessTokenExpiry(options, scopes, iat, iat + (user ? options.accessTokenExpiresIn : options.m2mAccessTokenExpiresIn));
   const sessionId = grant.sessionId ?? undefined;
   // RFC 8707: the audience is the requested resources, plus userinfo for OpenID grants.
   const audience = grant.resources?.length
@@ -100,7 +101,8 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
           trx,
         )
       : undefined;
-    const accessToken = audience
+    // Without the jwt plugin every access token is opaque (`disableJwtPlugin`, as the reference).
+    const accessToken = audience && !options.disableJwtPlugin
       ? await createJwtAccessToken(ctx, { ...accessInput, audience: audience.length === 1 ? audience[0]! : audience, claims: jwtClaims })
       : await createOpaqueAccessToken(ctx, options, { ...accessInput, refreshId: refresh?.id }, trx);
     return { refresh, accessToken };

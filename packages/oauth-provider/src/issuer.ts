@@ -1,8 +1,12 @@
 import type { AuthContext } from "@latchkey/core";
 import type { JwtPlugin } from "@latchkey/jwt";
+import { jwtDisabled } from "./jwt-disabled.js";
 
-/** The jwt plugin's resolved options (the provider `requires` it). */
+export { jwtDisabled };
+
+/** The jwt plugin's resolved options (the provider `requires` it); none with `disableJwtPlugin`, as the reference ignores it then. */
 export function jwtOptions(ctx: AuthContext): JwtPlugin["options"] | undefined {
+  if (jwtDisabled(ctx)) return undefined;
   return ctx.plugins.find((plugin) => plugin.id === "jwt")?.options as JwtPlugin["options"] | undefined;
 }
 

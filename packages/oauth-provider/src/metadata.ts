@@ -1,6 +1,7 @@
-import type { AuthContext } from "@latchkey/core";
+import { getService, type AuthContext } from "@latchkey/core";
+import { JWT_SIGNER } from "@latchkey/jwt";
 import { grantExtensions } from "./grant-extensions.js";
-import { issuerOf, jwtOptions } from "./issuer.js";
+import { issuerOf, jwtDisabled, jwtOptions } from "./issuer.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 
 /** RFC 7523 algorithms a client assertion may use (advertised as the reference does). */
@@ -12,14 +13,16 @@ const CONFIDENTIAL_METHODS = ["client_secret_basic", "client_secret_post", "priv
 /** RFC 8414 §2 authorization-server metadata, member for member the reference's document. */
 export function authorizationServerMetadata(ctx: AuthContext, options: ResolvedOAuthOptions): Record<string, unknown> {
   const base = ctx.baseURL;
-  const jwt = jwtOptions(ctx);
+  // Without the jwt plugin there are no keys to publish and no logout tokens to sign.
+  const withJwt = !jwtDisabled(ctx);
   const extensions = grantExtensions(ctx);
   return {
     scopes_supported: options.advertisedMetadata?.scopes_supported ?? options.scopes,
     issuer: issuerOf(ctx),
     authorization_endpoint: `${base}/oauth2/authorize`,
     token_endpoint: `${base}/oauth2/token`,
-    jwks_uri: `${base}${jwt?.jwksPath ?? "/jwks"}`,
+    // The jwt plugin's own answer: its `jwks.remoteUrl` when keys are published elsewhere.
+    jwks_uri: withJwt ? getService(ctx, JWT_SIGNER).jwksUri() : undefined,
     registration_endpoint: options.allowDynamicClientRegistration ? `${base}/oauth2/register` : undefined,
     introspection_endpoint: `${base}/oauth2/introspect`,
     revocation_endpoint: `${base}/oauth2/revoke`,
@@ -38,8 +41,8 @@ export function authorizationServerMetadata(ctx: AuthContext, options: ResolvedO
     code_challenge_methods_supported: ["S256"],
     authorization_response_iss_parameter_supported: true,
     dpop_signing_alg_values_supported: options.dpop?.signingAlgorithms ?? DPOP_ALGORITHMS,
-    backchannel_logout_supported: true,
-    backchannel_logout_session_supported: true,
+    backchannel_logout_supported: withJwt,
+    backchannel_logout_session_supported: withJwt,
     ...Object.assign({}, ...extensions.map((extension) => extension.metadata?.(ctx) ?? {})),
   };
 }
@@ -53,7 +56,7 @@ export function openIdConfiguration(ctx: AuthContext, options: ResolvedOAuthOpti
     userinfo_endpoint: `${ctx.baseURL}/oauth2/userinfo`,
     subject_types_supported: options.pairwiseSecret ? ["public", "pairwise"] : ["public"],
     acr_values_supported: ["0"],
-    id_token_signing_alg_values_supported: [jwtOptions(ctx)?.keyPairConfig.alg ?? "EdDSA"],
+    id_token_signing_alg_values_supported: jwtDisabled(ctx) ? ["HS256"] : [jwtOptions(ctx)?.keyPairConfig.alg ?? "EdDSA"],
     end_session_endpoint: `${ctx.baseURL}/oauth2/end-session`,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,

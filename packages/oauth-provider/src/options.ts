@@ -1,4 +1,5 @@
-import type { Session, SessionWithUser, User } from "@latchkey/core";
+import type { EndpointContext, Session, SessionWithUser, User } from "@latchkey/core";
+import { checkExpirations } from "./expirations.js";
 
 /** The grants the provider serves at `/oauth2/token`. */
 export type GrantType = "authorization_code" | "client_credentials" | "refresh_token";
@@ -6,16 +7,23 @@ export type GrantType = "authorization_code" | "client_credentials" | "refresh_t
 /** Which kind of token a `storeTokens.hash` call is hashing. */
 export type StoredTokenType = "access_token" | "refresh_token" | "authorization_code";
 
-/** How client secrets are stored: SHA-256 base64url (`"hashed"`) or a hash function of your own. */
+/**
+ * How client secrets are stored: SHA-256 base64url (`"hashed"`) or a hash function of your own;
+ * with `disableJwtPlugin` (ID tokens signed with the secret) encrypted under the auth secret
+ * (`"encrypted"`, the reference's XChaCha20-Poly1305 hex) or by functions of your own.
+ */
 export type StoreClientSecretOption =
   | "hashed"
-  | { hash: (secret: string) => Promise<string> | string; verify?: (secret: string, stored: string) => Promise<boolean> | boolean };
+  | "encrypted"
+  | { hash: (secret: string) => Promise<string> | string; verify?: (secret: string, stored: string) => Promise<boolean> | boolean }
+  | { encrypt: (secret: string) => Promise<string> | string; decrypt: (stored: string) => Promise<string> | string };
 
 /** How opaque tokens and codes are stored: SHA-256 base64url (`"hashed"`) or a hash function of your own. */
 export type StoreTokensOption = "hashed" | { hash: (token: string, type: StoredTokenType) => Promise<string> | string };
 
 /** What `clientPrivileges` is asked about. */
-export type ClientAction = "create" | "read" | "list" | "update" | "delete" | "rotate";
+/** `configure-client-credentials-scopes`: giving a client `client_credentials` scopes (admin routes; refused without `clientPrivileges`). */
+export type ClientAction = "create" | "read" | "list" | "update" | "delete" | "rotate" | "configure-client-credentials-scopes";
 
 /** One rate-limit rule of the provider's routes; `false` turns it off. */
 export type OAuthRateLimitRule = { window?: number; max?: number } | false;
@@ -79,7 +87,14 @@ export interface OAuthOptions {
     user: SessionWithUser["user"];
     session: SessionWithUser["session"];
   }) => boolean | Promise<boolean>;
-  /** Client secret storage. @default "hashed" */
+  /**
+   * Run without the jwt plugin: ID tokens are signed HS256 with the client's secret (clients
+   * without a secret get none), access tokens are always opaque, discovery has no `jwks_uri`
+   * and back-channel logout is off. Secrets must then be stored `"encrypted"` (the default) or
+   * with `{ encrypt, decrypt }`. @default false
+   */
+  disableJwtPlugin?: boolean;
+  /** Client secret storage. @default "hashed" ("encrypted" with `disableJwtPlugin`) */
   storeClientSecret?: StoreClientSecretOption;
   /** Opaque token and code storage. @default "hashed" */
   storeTokens?: StoreTokensOption;
@@ -153,6 +168,43 @@ export interface OAuthOptions {
     /** The `referenceId` stored with the consent and the tokens. */
     consentReferenceId?: (info: Omit<InteractionInfo, "headers">) => string | undefined | Promise<string | undefined>;
   };
+  /**
+   * Shorter access-token lifetimes for some scopes; the earliest of the granted ones wins. A
+   * duration (`"5m"`) counts from issue, a number is an absolute `exp`, as in the reference.
+   * @example { "write:payments": "5m" }
+   */
+  scopeExpirations?: Record<string, number | string | Date>;
+  /**
+   * `client_secret_expires_at` advertised for dynamically registered confidential clients (a
+   * duration from registration, a number as an absolute time, or a `Date`). Like the reference
+   * it is only advertised: nothing stores it. @default 0 (does not expire)
+   */
+  clientRegistrationClientSecretExpiration?: number | string | Date;
+  /**
+   * The form of refresh tokens handed out (e.g. JWE): `encrypt(token, sessionId)` wraps the stored
+   * token, `decrypt(presented)` must give `{ token }` back. `prefix.refreshToken` goes outside it.
+   */
+  formatRefreshToken?: {
+    encrypt: (token: string, sessionId?: string) => Promise<string> | string;
+    decrypt: (token: string) => Promise<{ token: string; sessionId?: string }> | { token: string; sessionId?: string };
+  };
+  /**
+   * The owner of the clients a session manages instead of its user (an organisation, a team):
+   * clients created then carry `reference_id` and no `user_id`, and the session whose
+   * reference matches manages them.
+   */
+  clientReference?: (context: { user?: User & Record<string, unknown>; session?: Session & Record<string, unknown> }) =>
+    Promise<string | undefined> | string | undefined;
+  /**
+   * Client ids read from the database once and then served from memory; the management routes
+   * refuse to change them (403 `invalid_client`).
+   */
+  cachedTrustedClients?: Set<string>;
+  /**
+   * Resolves a `request_uri` at `/oauth2/authorize` (pushed authorization requests, RFC 9126) to
+   * the parameters pushed; null when it is unknown or expired (`invalid_request_uri`).
+   */
+  requestUriResolver?: (input: { requestUri: string; clientId: string; ctx: EndpointContext }) => Promise<Record<string, string> | null>;
   /** Back-channel logout delivery (a Latchkey option; see backchannel-logout.ts). */
   backchannelLogout?: BackchannelLogoutOptions;
 }
@@ -207,11 +259,9 @@ export const SCOPE_CLAIMS: Record<string, string[]> = {
 // Reference options this release does not implement. A config ported from the reference that
 // sets one must fail at start-up, not run with tokens, subjects or clients other than it asked for.
 const UNSUPPORTED = [
-  "disableJwtPlugin", "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
+  "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
   "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
-  "extensions", "clientReference", "cachedTrustedClients", "requestUriResolver",
-  "formatRefreshToken", "scopeExpirations",
-"clientRegistrationClientSecretExpiration",
+  "extensions",
 ] as const;
 
 /** Refuses reference options that are not served yet (README, "Not yet"). */
@@ -220,10 +270,25 @@ function refuseUnsupported(options: OAuthOptions): void {
   for (const name of UNSUPPORTED) {
     if (given[name] !== undefined) throw new TypeError(`oauthProvider: the option ${name} is not supported yet`);
   }
-  const secret = given.storeClientSecret;
-  if (secret === "encrypted" || (secret && typeof secret === "object" && ("encrypt" in secret || "decrypt" in secret))) {
-    throw new TypeError("oauthProvider: encrypted client secrets are not supported yet; use \"hashed\" or { hash }");
+}
+
+/**
+ * The reference's pairing of secret storage and signing: ID tokens signed with the client's
+ * secret need it readable back (encrypted), and a readable secret is refused otherwise.
+ */
+function checkSecretStorage(options: OAuthOptions): StoreClientSecretOption {
+  const method = options.storeClientSecret ?? (options.disableJwtPlugin ? "encrypted" : "hashed");
+  const readable = method === "encrypted" || (typeof method === "object" && ("encrypt" in method || "decrypt" in method));
+  if (options.disableJwtPlugin && !readable) {
+    throw new TypeError("oauthProvider: unable to store hashed secrets because id tokens will be signed with secret");
   }
+  if (!options.disableJwtPlugin && readable) {
+    throw new TypeError("oauthProvider: encryption method not recommended, please use 'hashed' or the 'hash' function");
+  }
+  if (typeof method === "object" && "encrypt" in method && typeof method.decrypt !== "function") {
+    throw new TypeError("oauthProvider: storeClientSecret.encrypt needs storeClientSecret.decrypt");
+  }
+  return method;
 }
 
 const positive = (name: string, value: number | undefined, fallback: number): number => {
@@ -238,6 +303,11 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     throw new TypeError("oauthProvider: loginPage and consentPage are required");
   }
   refuseUnsupported(options);
+  const storeClientSecret = checkSecretStorage(options);
+  checkExpirations(options);
+  if (options.formatRefreshToken && (typeof options.formatRefreshToken.encrypt !== "function" || typeof options.formatRefreshToken.decrypt !== "function")) {
+    throw new TypeError("oauthProvider: formatRefreshToken needs encrypt and decrypt");
+  }
   const dpopAlgorithms = options.dpop?.signingAlgorithms;
   if (dpopAlgorithms && (!dpopAlgorithms.length || dpopAlgorithms.some((alg) => alg === "none" || alg.startsWith("HS")))) {
     throw new TypeError("oauthProvider: dpop.signingAlgorithms must list asymmetric JWS algorithms");
@@ -272,7 +342,7 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     refreshTokenExpiresIn: positive("refreshTokenExpiresIn", options.refreshTokenExpiresIn, 2592000),
     refreshTokenReuseInterval: positive("refreshTokenReuseInterval", options.refreshTokenReuseInterval, 0),
     assertionMaxLifetime: positive("assertionMaxLifetime", options.assertionMaxLifetime, 300),
-    storeClientSecret: options.storeClientSecret ?? "hashed",
+    storeClientSecret,
     storeTokens: options.storeTokens ?? "hashed",
   };
 }

@@ -1,5 +1,6 @@
 import { generateRandomString, symmetricDecrypt, symmetricEncrypt, type Adapter, type AuthContext, type User } from "@latchkey/core";
 import { oauthError } from "./oauth-error.js";
+import { encodeRefreshToken } from "./refresh-token-format.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import type { OAuthClientRow, OAuthRefreshTokenRow } from "./schema.js";
 import { storedToken } from "./token-hash.js";
@@ -70,7 +71,7 @@ export async function createRefreshToken(
     createdAt: new Date(input.iat * 1000),
     expiresAt: new Date(input.exp * 1000),
   });
-  return { id: row.id, token: (options.prefix?.refreshToken ?? "") + token };
+  return { id: row.id, token: await encodeRefreshToken(options, token, input.sessionId ?? undefined) };
 }
 
 /**

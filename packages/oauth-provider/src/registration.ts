@@ -10,6 +10,7 @@ import type { OAuthClientRow } from "./schema.js";
 import { storedClientSecret } from "./token-hash.js";
 import { quoted } from "./echo.js";
 import { checkClientKeys } from "./registration-keys.js";
+import { secretExpiresAt } from "./expirations.js";
 
 /** Where a registration comes from: RFC 7591 dynamic registration, or a signed-in user's `create-client`. */
 export type RegistrationSource = "dynamic" | "managed";
@@ -77,6 +78,7 @@ export function checkMetadata(
   }
   checkClientKeys(ctx, options, client);
   if (client.backchannel_logout_uri !== undefined) {
+    if (options.disableJwtPlugin) throw invalid("backchannel_logout_uri requires the jwt plugin (disableJwtPlugin must be false)");
     const refused = deliverableLogoutURI(client.backchannel_logout_uri, options.backchannelLogout);
     if (refused) throw invalid(refused);
   }
@@ -151,7 +153,7 @@ export async function registerClient(
   const now = new Date(Math.floor(Date.now() / 1000) * 1000);
   const row = await ctx.internalAdapter.create<OAuthClientRow>("oauthClient", {
     clientId: options.generateClientId?.() ?? generateRandomString(32, "a-z", "A-Z"),
-    clientSecret: secret ? await storedClientSecret(options, secret) : undefined,
+    clientSecret: secret ? await storedClientSecret(options, secret, ctx) : undefined,
     scopes,
     userId: owner.referenceId ? undefined : owner.userId,
     referenceId: owner.referenceId,
@@ -166,5 +168,7 @@ export async function registerClient(
     clientDiscoveryId: null,
   });
   if (!row) throw noStoreError("BAD_REQUEST", "invalid_client_metadata", "client not created");
-  return clientToWire(row, secret ? (options.prefix?.clientSecret ?? "") + secret : undefined);
+  const answer = clientToWire(row, secret ? (options.prefix?.clientSecret ?? "") + secret : undefined);
+  if (secret && source === "dynamic") answer.client_secret_expires_at = secretExpiresAt(options, Math.floor(now.getTime() / 1000));
+  return answer;
 }

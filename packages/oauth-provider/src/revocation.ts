@@ -1,7 +1,8 @@
 import { getService, type AuthContext } from "@latchkey/core";
 import { JWT_SIGNER } from "@latchkey/jwt";
+import { decodeRefreshToken } from "./refresh-token-format.js";
 import { decodeProtectedHeader } from "jose";
-import { tokenIssuer, userInfoURL } from "./issuer.js";
+import { jwtDisabled, tokenIssuer, userInfoURL } from "./issuer.js";
 import { oauthError } from "./oauth-error.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import { invalidateRefreshFamily } from "./refresh-tokens.js";
@@ -16,6 +17,7 @@ type Outcome = "done" | "unknown";
  * `unsupported_token_type` (RFC 7009 §2.2.1, spec States); an expired or foreign one is done.
  */
 export async function revokeJwt(ctx: AuthContext, token: string): Promise<Outcome> {
+  if (jwtDisabled(ctx)) return "unknown";
   try {
     decodeProtectedHeader(token);
   } catch {
@@ -45,7 +47,7 @@ export async function revokeOpaque(ctx: AuthContext, options: ResolvedOAuthOptio
  * whole family (a replay signal); the answer is still 200 (RFC 7009 §2.2).
  */
 export async function revokeRefresh(ctx: AuthContext, options: ResolvedOAuthOptions, token: string, clientId: string): Promise<Outcome> {
-  const plain = stripPrefix(token, options.prefix?.refreshToken);
+  const plain = await decodeRefreshToken(options, token);
   if (plain === null) return "unknown";
   const row = await ctx.adapter.findOne<OAuthRefreshTokenRow & Record<string, unknown>>({
     model: "oauthRefreshToken",

@@ -1,5 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { base64UrlEncode, constantTimeEqual, utf8Encode } from "@latchkey/core";
+import { base64UrlEncode, constantTimeEqual, symmetricDecrypt, symmetricEncrypt, utf8Encode, type AuthContext } from "@latchkey/core";
 import type { ResolvedOAuthOptions, StoredTokenType } from "./options.js";
 
 /**
@@ -17,22 +17,47 @@ export async function storedToken(options: ResolvedOAuthOptions, token: string, 
   return method === "hashed" ? sha256Base64Url(token) : method.hash(token, type);
 }
 
-/** The stored form of a new client secret. */
-export async function storedClientSecret(options: ResolvedOAuthOptions, secret: string): Promise<string> {
+/** The stored form of a new client secret (`ctx` keys `"encrypted"`: the auth secret, as the reference). */
+export async function storedClientSecret(options: ResolvedOAuthOptions, secret: string, ctx: AuthContext): Promise<string> {
   const method = options.storeClientSecret;
-  return method === "hashed" ? sha256Base64Url(secret) : method.hash(secret);
+  if (method === "hashed") return sha256Base64Url(secret);
+  if (method === "encrypted") return symmetricEncrypt({ key: ctx.secret, data: secret });
+  return "hash" in method ? method.hash(secret) : method.encrypt(secret);
+}
+
+/** The plain secret behind a readable stored one (`disableJwtPlugin` signs ID tokens with it). */
+export async function decryptClientSecret(options: ResolvedOAuthOptions, stored: string, ctx: AuthContext): Promise<string> {
+  const method = options.storeClientSecret;
+  if (method === "encrypted") return symmetricDecrypt({ key: ctx.secret, data: stored });
+  if (typeof method === "object" && "decrypt" in method) return method.decrypt(stored);
+  throw new TypeError("oauthProvider: client secrets are not stored readable");
 }
 
 /**
  * Whether `presented` (its prefix already stripped) is the secret behind `stored`. Compared
  * in constant time: the hash is not secret, but a timing oracle on it is still no business
- * of a caller's.
+ * of a caller's. A stored value that does not decrypt matches nothing.
  */
-export async function verifyClientSecret(options: ResolvedOAuthOptions, stored: string, presented: string): Promise<boolean> {
+export async function verifyClientSecret(options: ResolvedOAuthOptions, stored: string, presented: string, ctx: AuthContext): Promise<boolean> {
   const method = options.storeClientSecret;
-  if (method !== "hashed" && method.verify) return method.verify(presented, stored);
-  const hashed = method === "hashed" ? await sha256Base64Url(presented) : await method.hash(presented);
-  return constantTimeEqual(utf8Encode(hashed), utf8Encode(stored));
+  if (typeof method === "object" && "hash" in method && method.verify) return method.verify(presented, stored);
+  let expected: string;
+  let given: string;
+  if (method === "hashed") {
+    expected = stored;
+    given = await sha256Base64Url(presented);
+  } else if (typeof method === "object" && "hash" in method) {
+    expected = stored;
+    given = await method.hash(presented);
+  } else {
+    try {
+      expected = await decryptClientSecret(options, stored, ctx);
+    } catch {
+      return false;
+    }
+    given = presented;
+  }
+  return constantTimeEqual(utf8Encode(given), utf8Encode(expected));
 }
 
 /** Removes a configured prefix; `null` when the value lacks it (the token cannot be ours). */

@@ -1,12 +1,13 @@
 import { tokenBinding, type DpopRequest } from "../dpop-binding.js";
 import type { AuthContext } from "@latchkey/core";
+import { decodeRefreshToken } from "../refresh-token-format.js";
 import { authenticateClient, type PresentedClient } from "../client-auth.js";
 import { issueTokens } from "../issue-tokens.js";
 import { oauthError } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import { invalidateRefreshFamily, replayRequest, rotationReplay } from "../refresh-tokens.js";
 import type { OAuthRefreshTokenRow } from "../schema.js";
-import { storedToken, stripPrefix } from "../token-hash.js";
+import { storedToken } from "../token-hash.js";
 import type { TokenBody } from "./token-body.js";
 import { quoted } from "../echo.js";
 
@@ -27,7 +28,7 @@ export async function refreshTokenGrant(
 ): Promise<Record<string, unknown>> {
   if (!presented) throw oauthError("BAD_REQUEST", "invalid_request", "Missing required client_id");
   if (!body.refresh_token) throw oauthError("BAD_REQUEST", "invalid_request", "Missing a required refresh_token for refresh_token grant");
-  const plain = stripPrefix(body.refresh_token, options.prefix?.refreshToken);
+  const plain = await decodeRefreshToken(options, body.refresh_token);
   if (plain === null) throw oauthError("BAD_REQUEST", "invalid_token", "refresh token not found");
   const row = await ctx.adapter.findOne<OAuthRefreshTokenRow & Record<string, unknown>>({
     model: "oauthRefreshToken",

@@ -1,5 +1,6 @@
 import { APIError, endpoint, generateRandomString, sessionMiddleware, type AuthContext, type SessionWithUser } from "@latchkey/core";
 import * as v from "valibot";
+import { assertNotTrusted, ownsClient, sessionReference } from "../client-owner.js";
 import { assertClientPrivilege } from "../client-privileges.js";
 import { clientToWire } from "../client-wire.js";
 import { findClient } from "../clients.js";
@@ -11,12 +12,12 @@ import { storedClientSecret } from "../token-hash.js";
 
 const notFound = () => oauthError("NOT_FOUND", "not_found", "client not found");
 
-/** The client, when the session's user owns it: 404 when unknown, 401 (no body) when another's. */
-async function ownedClient(ctx: AuthContext, session: SessionWithUser, clientId: string): Promise<OAuthClientRow> {
+/** The client, when the session owns it (`ownsClient`): 404 when unknown, 401 (no body) when another's. */
+async function ownedClient(ctx: AuthContext, options: ResolvedOAuthOptions, session: SessionWithUser, clientId: string): Promise<OAuthClientRow> {
   const client = await findClient(ctx, clientId);
   if (!client) throw notFound();
-  // The reference answers a bare 401 for a client of someone else (or of no user).
-  if (!client.userId || client.userId !== session.user.id) throw new APIError("UNAUTHORIZED");
+  // The reference answers a bare 401 for a client of someone else (or of no owner).
+  if (!(await ownsClient(options, session, client))) throw new APIError("UNAUTHORIZED");
   return client;
 }
 
@@ -29,7 +30,7 @@ const byClientId = v.object({ client_id: v.string() });
 export function getClientEndpoint(options: ResolvedOAuthOptions) {
   return endpoint("/oauth2/get-client", { method: "GET", query: byClientId, use: [sessionMiddleware] }, async (ctx) => {
     await assertClientPrivilege(ctx, options, ctx.context.session, "read");
-    return withoutSecret(await ownedClient(ctx.context, ctx.context.session, ctx.query.client_id));
+    return withoutSecret(await ownedClient(ctx.context, options, ctx.context.session, ctx.query.client_id));
   });
 }
 
@@ -37,9 +38,11 @@ export function getClientEndpoint(options: ResolvedOAuthOptions) {
 export function getClientsEndpoint(options: ResolvedOAuthOptions) {
   return endpoint("/oauth2/get-clients", { method: "GET", use: [sessionMiddleware] }, async (ctx) => {
     await assertClientPrivilege(ctx, options, ctx.context.session, "list");
+    // With `clientReference`, the clients of the session's reference; else the user's own.
+    const reference = await sessionReference(options, ctx.context.session);
     const rows = await ctx.context.adapter.findMany<OAuthClientRow & Record<string, unknown>>({
       model: "oauthClient",
-      where: [{ field: "userId", value: ctx.context.session.user.id }],
+      where: [reference ? { field: "referenceId", value: reference } : { field: "userId", value: ctx.context.session.user.id }],
     });
     return rows.map(withoutSecret);
   });
@@ -78,7 +81,8 @@ export function getPublicClientPreloginEndpoint(options: ResolvedOAuthOptions) {
 export function deleteClientEndpoint(options: ResolvedOAuthOptions) {
   return endpoint("/oauth2/delete-client", { method: "POST", body: byClientId, use: [sessionMiddleware] }, async (ctx) => {
     await assertClientPrivilege(ctx, options, ctx.context.session, "delete");
-    const client = await ownedClient(ctx.context, ctx.context.session, ctx.body.client_id);
+    assertNotTrusted(options, ctx.body.client_id);
+    const client = await ownedClient(ctx.context, options, ctx.context.session, ctx.body.client_id);
     await ctx.context.adapter.delete({ model: "oauthClient", where: [{ field: "clientId", value: client.clientId }] });
     return null;
   });
@@ -90,7 +94,8 @@ export function rotateSecretEndpoint(options: ResolvedOAuthOptions) {
     try {
       for (const [name, value] of Object.entries(NO_STORE)) ctx.setHeader(name, value);
       await assertClientPrivilege(ctx, options, ctx.context.session, "rotate");
-      const client = await ownedClient(ctx.context, ctx.context.session, ctx.body.client_id);
+      assertNotTrusted(options, ctx.body.client_id);
+      const client = await ownedClient(ctx.context, options, ctx.context.session, ctx.body.client_id);
       if (client.tokenEndpointAuthMethod === "none" || !client.clientSecret) {
         throw oauthError("BAD_REQUEST", "invalid_client", "secret rotation is only available for clients using client_secret authentication");
       }
@@ -98,7 +103,7 @@ export function rotateSecretEndpoint(options: ResolvedOAuthOptions) {
       const updated = await ctx.context.adapter.update<OAuthClientRow & Record<string, unknown>>({
         model: "oauthClient",
         where: [{ field: "clientId", value: client.clientId }],
-        update: { clientSecret: await storedClientSecret(options, secret), updatedAt: new Date(Math.floor(Date.now() / 1000) * 1000) },
+        update: { clientSecret: await storedClientSecret(options, secret, ctx.context), updatedAt: new Date(Math.floor(Date.now() / 1000) * 1000) },
       });
       if (!updated) throw oauthError("INTERNAL_SERVER_ERROR", "invalid_client", "unable to update client");
       return clientToWire(updated, (options.prefix?.clientSecret ?? "") + secret);

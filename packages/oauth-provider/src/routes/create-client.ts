@@ -1,5 +1,6 @@
 import { endpoint, sessionMiddleware } from "@latchkey/core";
 import { assertClientPrivilege } from "../client-privileges.js";
+import { sessionReference } from "../client-owner.js";
 import { NO_STORE, withNoStore } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import { readClientMetadata } from "../registration-body.js";
@@ -11,7 +12,7 @@ export function createClientEndpoint(options: ResolvedOAuthOptions) {
     try {
       const metadata = readClientMetadata(ctx.body);
       await assertClientPrivilege(ctx, options, ctx.context.session, "create");
-      const answer = await registerClient(ctx.context, options, metadata, "managed", { userId: ctx.context.session.session.userId });
+      const answer = await registerClient(ctx.context, options, metadata, "managed", { userId: ctx.context.session.session.userId, referenceId: await sessionReference(options, ctx.context.session) });
       for (const [name, value] of Object.entries(NO_STORE)) ctx.setHeader(name, value);
       ctx.status = 201;
       return answer;

@@ -1,5 +1,6 @@
 import { APIError, endpoint, getSessionFromRequest } from "@latchkey/core";
 import { NO_STORE, noStoreError, withNoStore } from "../oauth-error.js";
+import { sessionReference } from "../client-owner.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import { assertClientPrivilege } from "../client-privileges.js";
 import { authorizeInitialAccessToken } from "../initial-access-token.js";
@@ -26,7 +27,8 @@ export function registerEndpoint(options: ResolvedOAuthOptions) {
         throw noStoreError("BAD_REQUEST", "invalid_client_metadata", "client_credentials grant requires authenticated registration");
       }
       if (session) await assertClientPrivilege(ctx, options, session, "create");
-      const owner = token?.referenceId ? { referenceId: token.referenceId } : { userId: session?.session.userId };
+      const referenceId = token?.referenceId ?? (session ? await sessionReference(options, session) : undefined);
+      const owner = referenceId ? { referenceId } : { userId: session?.session.userId };
       const answer = await registerClient(ctx.context, options, metadata, "dynamic", owner);
       for (const [name, value] of Object.entries(NO_STORE)) ctx.setHeader(name, value);
       ctx.status = 201;

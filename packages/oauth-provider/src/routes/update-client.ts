@@ -1,5 +1,6 @@
 import { APIError, endpoint, sessionMiddleware } from "@latchkey/core";
 import * as v from "valibot";
+import { assertNotTrusted, ownsClient } from "../client-owner.js";
 import { assertClientPrivilege } from "../client-privileges.js";
 import { clientToWire } from "../client-wire.js";
 import { findClient } from "../clients.js";
@@ -44,9 +45,10 @@ export function updateClientEndpoint(options: ResolvedOAuthOptions) {
   return endpoint("/oauth2/update-client", { method: "POST", body, use: [sessionMiddleware] }, async (ctx) => {
     await assertClientPrivilege(ctx, options, ctx.context.session, "update");
     const metadata = Object.fromEntries(Object.entries(ctx.body.update).filter(([, value]) => value !== undefined)) as ClientMetadata;
+    assertNotTrusted(options, ctx.body.client_id);
     const client = await findClient(ctx.context, ctx.body.client_id);
     if (!client) throw oauthError("NOT_FOUND", "not_found", "client not found");
-    if (!client.userId || client.userId !== ctx.context.session.user.id) throw new APIError("UNAUTHORIZED");
+    if (!(await ownsClient(options, ctx.context.session, client))) throw new APIError("UNAUTHORIZED");
     if (Object.keys(metadata).length === 0) return clientToWire(client);
     const merged = withDefaults({ ...(clientToWire(client) as ClientMetadata), ...metadata });
     checkMetadata(ctx.context, options, merged, "managed");
