@@ -1,5 +1,5 @@
 import type { AuthContext, User } from "@latchkey/core";
-import { customAccessTokenClaims } from "./access-token-claims.js";
+import { customAccessTokenClaims, withoutReserved } from "./access-token-claims.js";
 import { createJwtAccessToken, createOpaqueAccessToken } from "./access-tokens.js";
 import { clientMetadata, registeredForRefresh } from "./clients.js";
 import { createIdToken } from "./id-token.js";
@@ -8,6 +8,7 @@ import type { GrantType, ResolvedOAuthOptions } from "./options.js";
 import { createRefreshToken, replayRequest, storeRotationReplay } from "./refresh-tokens.js";
 import type { OAuthClientRow, OAuthRefreshTokenRow } from "./schema.js";
 import { confirmationJkt, type Confirmation } from "./dpop-binding.js";
+import type { ResourcePolicy } from "./resource-policy.js";
 
 /** What one grant hands to token issuance. */
 export interface TokenGrant {
@@ -24,6 +25,8 @@ export interface TokenGrant {
   requestedUserInfoClaims?: string[] | undefined;
   /** The refresh token being rotated. */
   refreshToken?: OAuthRefreshTokenRow | undefined;
+  /** What the requested resources ask (audience, TTLs, signing pins, claims); see resource-policy.ts. */
+  policy?: ResourcePolicy | undefined;
   /** The DPoP key the tokens are bound to (RFC 9449 §5). */
   confirmation?: Confirmation | undefined;
 }
@@ -38,12 +41,15 @@ const STANDARD_MEMBERS = ["access_token", "expires_in", "expires_at", "token_typ
 export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOptions, grant: TokenGrant): Promise<Record<string, unknown>> {
   const { client, user, scopes } = grant;
   const iat = Math.floor(Date.now() / 1000);
-  const exp = iat + (user ? options.accessTokenExpiresIn : options.m2mAccessTokenExpiresIn);
+  const policy = grant.policy;
+  const ttl = user ? options.accessTokenExpiresIn : options.m2mAccessTokenExpiresIn;
+  const exp = iat + Math.min(ttl, policy?.accessTokenTtl ?? ttl);
+  const refreshTtl = Math.min(options.refreshTokenExpiresIn, policy?.refreshTokenTtl ?? options.refreshTokenExpiresIn);
   const sessionId = grant.sessionId ?? undefined;
   // RFC 8707: the audience is the requested resources, plus userinfo for OpenID grants.
-  const audience = grant.resources?.length
-    ? [...new Set(scopes.includes("openid") ? [...grant.resources, userInfoURL(ctx)] : grant.resources)]
-    : undefined;
+  const audience =
+    policy?.audience ??
+    (grant.resources?.length ? [...new Set(scopes.includes("openid") ? [...grant.resources, userInfoURL(ctx)] : grant.resources)] : undefined);
   // RFC 7591 §2: a client registered without the `refresh_token` grant gets no refresh token
   // (the reference gives every `authorization_code` client one). A refresh token already held is
   // still rotated, so tokens the reference issued keep working.
@@ -72,7 +78,10 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
       ? grant.confirmation
       : undefined;
   const jwtClaims = audience
-    ? await customAccessTokenClaims(ctx, options, { client, user, scopes, resources: grant.resources, referenceId: grant.referenceId ?? undefined })
+    ? {
+        ...withoutReserved(policy?.claims ?? {}),
+        ...(await customAccessTokenClaims(ctx, options, { client, user, scopes, resources: grant.resources, referenceId: grant.referenceId ?? undefined })),
+      }
     : undefined;
   // One transaction for the stored rows (rotation guard, refresh token, access token): a
   // concurrent replay of the code that revokes "tokens already issued" sees all of them or
@@ -87,7 +96,7 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
             user,
             scopes,
             iat,
-            exp: iat + options.refreshTokenExpiresIn,
+            exp: iat + refreshTtl,
             sessionId,
             referenceId: grant.referenceId,
             authorizationCodeId: grant.authorizationCodeId,
@@ -101,7 +110,13 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
         )
       : undefined;
     const accessToken = audience
-      ? await createJwtAccessToken(ctx, { ...accessInput, audience: audience.length === 1 ? audience[0]! : audience, claims: jwtClaims })
+      ? await createJwtAccessToken(ctx, {
+          ...accessInput,
+          audience: audience.length === 1 ? audience[0]! : audience,
+          claims: jwtClaims,
+          signingAlgorithm: policy?.signingAlgorithm,
+          signingKeyId: policy?.signingKeyId,
+        })
       : await createOpaqueAccessToken(ctx, options, { ...accessInput, refreshId: refresh?.id }, trx);
     return { refresh, accessToken };
   });
