@@ -3,6 +3,7 @@ import { backchannelLogoutHooks } from "./backchannel-logout.js";
 import { authorizationServerMetadata, openIdConfiguration } from "./metadata.js";
 import { resolveOAuthOptions, type OAuthOptions, type ResolvedOAuthOptions } from "./options.js";
 import { adminCreateClientEndpoint } from "./routes/admin-create-client.js";
+import { adminResourceEndpoints } from "./routes/admin-resources.js";
 import { authorizeEndpoint } from "./routes/authorize.js";
 import { consentEndpoint } from "./routes/consent.js";
 import { continueEndpoint } from "./routes/continue.js";
@@ -33,6 +34,8 @@ export type { OAuthAccessTokenRow, OAuthClientRow, OAuthConsentRow, OAuthRefresh
 export { authorizationServerMetadata, openIdConfiguration };
 export { BACKCHANNEL_LOGOUT_EVENT, settleBackchannelLogouts } from "./backchannel-logout.js";
 export type { BackchannelLogoutOptions } from "./options.js";
+export type { OAuthResourceInput, ResourceAction, ResourceOptions } from "./resource-options.js";
+export type { OAuthResourceRow } from "./resource-store.js";
 
 function endpoints(options: ResolvedOAuthOptions) {
   return {
@@ -60,6 +63,7 @@ function endpoints(options: ResolvedOAuthOptions) {
     updateOAuthConsent: updateConsentEndpoint(options),
     deleteOAuthConsent: deleteConsentEndpoint(),
     ...serverMetadataEndpoints(options),
+    ...adminResourceEndpoints(options),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { AuthContext } from "@latchkey/core";
 import { RESOURCE_SIGNING_ALGORITHMS, type OAuthResourceInput, type ResourceOptions } from "./resource-options.js";
+import { insertRow } from "./token-rows.js";
 
 /** An `oauthResource` row, as the reference writes it. */
 export type OAuthResourceRow = {
@@ -125,7 +126,7 @@ export class ResourceStore {
       const now = new Date();
       if (!existing) {
         try {
-          await ctx.adapter.create({ model: "oauthResource", data: resourceRow(input, now) });
+          await insertRow(ctx, ctx.adapter, "oauthResource", resourceRow(input, now));
         } catch (error) {
           if (!isUniqueViolation(error)) throw error;
         }
