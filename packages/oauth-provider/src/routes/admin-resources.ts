@@ -9,6 +9,12 @@ import { quoted } from "../echo.js";
 import { insertRow } from "../token-rows.js";
 
 const seconds = v.nullish(v.pipe(v.number(), v.integer(), v.minValue(1)));
+/** A JSON object (valibot's record also takes arrays). */
+const jsonObject = v.nullish(
+  v.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "Invalid input: expected record"),
+);
+/** Identifiers are unique columns (255 characters on MySQL); longer ones are refused, not truncated. */
+const identifier = v.pipe(v.string(), v.minLength(1), v.maxLength(255));
 const resourceFields = {
   name: v.optional(v.string()),
   accessTokenTtl: seconds,
@@ -16,13 +22,13 @@ const resourceFields = {
   signingAlgorithm: v.nullish(v.picklist(RESOURCE_SIGNING_ALGORITHMS)),
   signingKeyId: v.nullish(v.string()),
   allowedScopes: v.nullish(v.array(v.string())),
-  customClaims: v.nullish(v.record(v.string(), v.unknown())),
+  customClaims: jsonObject,
   dpopBoundAccessTokensRequired: v.optional(v.boolean()),
   disabled: v.optional(v.boolean()),
-  metadata: v.nullish(v.record(v.string(), v.unknown())),
+  metadata: jsonObject,
 };
-const createBody = v.object({ identifier: v.pipe(v.string(), v.minLength(1)), ...resourceFields });
-const updateBody = v.object({ identifier: v.optional(v.pipe(v.string(), v.minLength(1))), ...resourceFields });
+const createBody = v.object({ identifier, ...resourceFields });
+const updateBody = v.object({ identifier: v.optional(identifier), ...resourceFields });
 
 /** A path segment as given over HTTP is percent-encoded; `auth.api` callers pass it plain. */
 function pathParam(value: string | undefined): string {
