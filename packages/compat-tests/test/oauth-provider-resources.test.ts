@@ -79,4 +79,16 @@ describe("oauth-provider: resources on both sides", () => {
       { identifier: "https://seeded.example.com", name: "https://seeded.example.com", accessTokenTtl: 60, disabled: 0, policyVersion: 1 },
     ]);
   });
+
+  it("row 170: a resource identifier longer than 191 characters — the reference stores it where the column allows (a database error, 500, where it does not: MySQL), Latchkey refuses it with a validation error", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const headers = new Headers({ cookie });
+    const identifier = `https://api.example.com/${"a".repeat(240)}`;
+    const created = await (p.referenceApi as AdminApi).adminCreateOAuthResource({ body: { identifier }, headers });
+    expect(created).toMatchObject({ identifier });
+    const refused = await (p.latchkeyAuth.api as unknown as AdminApi).adminCreateOAuthResource({ body: { identifier: `${identifier}b` }, headers }).then(() => null, (e: unknown) => e);
+    expect(refused).toMatchObject({ status: 400 });
+    expect(p.db.prepare(`SELECT count(*) AS n FROM "oauthResource"`).get()).toEqual({ n: 1 });
+  });
 });

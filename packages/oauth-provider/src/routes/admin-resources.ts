@@ -13,8 +13,8 @@ const seconds = v.nullish(v.pipe(v.number(), v.integer(), v.minValue(1)));
 const jsonObject = v.nullish(
   v.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "Invalid input: expected record"),
 );
-/** Identifiers are unique columns (255 characters on MySQL); longer ones are refused, not truncated. */
-const identifier = v.pipe(v.string(), v.minLength(1), v.maxLength(255));
+/** Identifiers are unique columns (VARCHAR(191) on MySQL, as Latchkey makes them); longer ones are refused, never a 500. */
+const identifier = v.pipe(v.string(), v.minLength(1), v.maxLength(191));
 const resourceFields = {
   name: v.optional(v.string()),
   accessTokenTtl: seconds,
