@@ -65,6 +65,9 @@ export function resourceRow(input: OAuthResourceInput, now: Date): Record<string
 export const isUniqueViolation = (error: unknown): boolean =>
   /unique|duplicate/i.test(error instanceof Error ? `${error.message} ${(error as { code?: unknown }).code ?? ""}` : String(error));
 
+/** Identifiers are unique columns: `VARCHAR(191)` on MySQL as Latchkey makes them. */
+export const MAX_IDENTIFIER_LENGTH = 191;
+
 const MISSING_TABLE = /no such table|relation .* does not exist|table .* does(?: not|n't) exist/i;
 
 /**
@@ -106,7 +109,10 @@ export class ResourceStore {
     const mode = this.options.resourceSeedMode ?? "insertOnly";
     for (const entry of this.options.resources ?? []) {
       let input: OAuthResourceInput = typeof entry === "string" ? { identifier: entry } : { ...entry };
-      const problem = await identifierProblem(this.options, input.identifier);
+      const problem =
+        typeof input.identifier === "string" && input.identifier.length > MAX_IDENTIFIER_LENGTH
+          ? `resource identifier longer than ${MAX_IDENTIFIER_LENGTH} characters`
+          : await identifierProblem(this.options, input.identifier);
       if (problem) {
         ctx.logger.warn(`oauth-provider: resource seed skipped: ${problem}`);
         continue;

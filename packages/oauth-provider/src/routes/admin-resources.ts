@@ -4,7 +4,7 @@ import { findClient } from "../clients.js";
 import { oauthError } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import { RESOURCE_SIGNING_ALGORITHMS, type OAuthResourceInput, type ResourceAction } from "../resource-options.js";
-import { identifierProblem, isUniqueViolation, POLICY_COLUMNS, resourceRow, type OAuthResourceRow } from "../resource-store.js";
+import { identifierProblem, isUniqueViolation, MAX_IDENTIFIER_LENGTH, POLICY_COLUMNS, resourceRow, type OAuthResourceRow } from "../resource-store.js";
 import { quoted } from "../echo.js";
 import { insertRow } from "../token-rows.js";
 
@@ -14,7 +14,7 @@ const jsonObject = v.nullish(
   v.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "Invalid input: expected record"),
 );
 /** Identifiers are unique columns (VARCHAR(191) on MySQL, as Latchkey makes them); longer ones are refused, never a 500. */
-const identifier = v.pipe(v.string(), v.minLength(1), v.maxLength(191));
+const identifier = v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_IDENTIFIER_LENGTH));
 const resourceFields = {
   name: v.optional(v.string()),
   accessTokenTtl: seconds,
