@@ -191,6 +191,28 @@ describe("resource options", () => {
     }
   });
 
+  it("cachedResources: a cached row is served from memory until this instance's admin routes change it; refreshTokenTtl bounds the refresh token", async () => {
+    const t = await providerInstance({ resources: [{ identifier: API, refreshTokenTtl: 600 }], enforcePerClientResources: false, cachedResources: new Set([API]) });
+    try {
+      const browser = await signedIn(t);
+      const first = await grant(t, browser, [], [API]);
+      expect(first.res.status).toBe(200);
+      const ctx = await t.auth.$context;
+      const refresh = await ctx.adapter.findOne<{ expiresAt: Date; createdAt: Date }>({ model: "oauthRefreshToken", where: [{ field: "clientId", value: first.c.client_id }] });
+      expect((new Date(refresh!.expiresAt).getTime() - new Date(refresh!.createdAt).getTime()) / 1000).toBe(600);
+      // Disabled behind the provider's back: the cached row still answers.
+      await ctx.adapter.update({ model: "oauthResource", where: [{ field: "identifier", value: API }], update: { disabled: true } });
+      expect((await grant(t, browser, [], [API])).res.status).toBe(200);
+      // Through the admin route, the cache entry is dropped.
+      await api(t).adminUpdateOAuthResource({ params: { identifier: API }, body: { disabled: true }, headers: session(browser) });
+      const { challenge } = await pkcePair();
+      const c = await adminClient(t);
+      expect((await authorize(browser, c.client_id, challenge, { resource: API })).get("error")).toBe("invalid_target");
+    } finally {
+      await t.close();
+    }
+  });
+
   it("start-up checks: registration resources must be configured; the seed mode must be known", () => {
     const base = { loginPage: "/l", consentPage: "/c" };
     expect(() => oauthProvider({ ...base, clientRegistrationDefaultResources: [API] })).toThrow("clientRegistrationDefaultResources resource https://api.example.com not found in resources");
