@@ -42,6 +42,16 @@ describe.each(KINDS)("resource writes under concurrency on %s", (kind) => {
     expect(await count("oauthResource", "identifier", identifier)).toBe(1);
   });
 
+  it("policy columns round-trip (json, string[], booleans, numbers) through the admin routes", async () => {
+    const identifier = `https://columns-${kind}.example.com`;
+    const policy = { name: "Columns", accessTokenTtl: 300, refreshTokenTtl: 900, signingAlgorithm: "ES256", signingKeyId: "kid-1", allowedScopes: ["openid", "read"], customClaims: { tier: "gold", n: 2, nested: { a: [1] } }, dpopBoundAccessTokensRequired: true, disabled: false, metadata: { owner: "ops" } };
+    const created = await api(t).adminCreateOAuthResource({ body: { identifier, ...policy }, headers });
+    expect(created).toMatchObject({ identifier, ...policy, policyVersion: 1 });
+    expect(await api(t).adminGetOAuthResource({ params: { identifier }, headers })).toMatchObject({ identifier, ...policy });
+    const updated = await api(t).adminUpdateOAuthResource({ params: { identifier }, body: { allowedScopes: null, customClaims: null, disabled: true }, headers });
+    expect(updated).toMatchObject({ identifier, allowedScopes: null, customClaims: null, disabled: true, accessTokenTtl: 300 });
+  });
+
   it("5 instances seeding one database at once: one row per configured resource", async () => {
     const identifier = `https://seed-${kind}.example.com`;
     const ctx = await t.auth.$context;

@@ -110,6 +110,23 @@ describe("RFC 8707 resources as configured entities", () => {
     expect(decodeProtectedHeader(unpinned.tokens.access_token).alg).toBe("EdDSA");
   });
 
+  it("signingKeyId pins the key; two resources with different pins in one request are invalid_request", async () => {
+    await grant(t, browser, ["https://pinned.example.com"], ["https://pinned.example.com"]); // the ES256 key exists
+    const keys = ((await browser.get("/jwks")).json as { keys: Array<{ kid: string; alg: string }> }).keys;
+    const es256 = keys.find((key) => key.alg === "ES256")!;
+    await api(t).adminCreateOAuthResource({ body: { identifier: "https://kid.example.com", signingKeyId: es256.kid }, headers: session(browser) });
+    const pinned = await grant(t, browser, ["https://kid.example.com"], ["https://kid.example.com"]);
+    expect(decodeProtectedHeader(pinned.tokens.access_token)).toMatchObject({ kid: es256.kid, alg: "ES256" });
+    await api(t).adminCreateOAuthResource({ body: { identifier: "https://eddsa.example.com", signingAlgorithm: "EdDSA" }, headers: session(browser) });
+    const c = await adminClient(t);
+    for (const identifier of ["https://pinned.example.com", "https://eddsa.example.com"]) {
+      await api(t).adminLinkClientResource({ params: { identifier, client_id: c.client_id }, headers: session(browser) });
+    }
+    const { challenge } = await pkcePair();
+    const answer = await authorize(browser, c.client_id, challenge, new URLSearchParams([["resource", "https://pinned.example.com"], ["resource", "https://eddsa.example.com"]]));
+    expect([answer.get("error"), answer.get("error_description")]).toEqual(["invalid_request", "multi-resource request has conflicting signingAlgorithm pins; a single JWS signature cannot satisfy both"]);
+  });
+
   it("a resource requiring DPoP refuses a token request without a proof (code not spent)", async () => {
     const { res } = await grant(t, browser, ["https://dpop.example.com"], ["https://dpop.example.com"]);
     expect([res.status, res.json]).toEqual([400, { error: "invalid_dpop_proof", error_description: "DPoP proof header is required" }]);
