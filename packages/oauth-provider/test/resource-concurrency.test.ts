@@ -44,7 +44,7 @@ describe.each(KINDS)("resource writes under concurrency on %s", (kind) => {
 
   it("policy columns round-trip (json, string[], booleans, numbers) through the admin routes", async () => {
     const identifier = `https://columns-${kind}.example.com`;
-    const policy = { name: "Columns", accessTokenTtl: 300, refreshTokenTtl: 900, signingAlgorithm: "ES256", signingKeyId: "kid-1", allowedScopes: ["openid", "read"], customClaims: { tier: "gold", n: 2, nested: { a: [1] } }, dpopBoundAccessTokensRequired: true, disabled: false, metadata: { owner: "ops" } };
+    const policy = { name: "Columns", accessTokenTtl: 300, refreshTokenTtl: 900, signingAlgorithm: "ES256" as const, signingKeyId: "kid-1", allowedScopes: ["openid", "read"], customClaims: { tier: "gold", n: 2, nested: { a: [1] } }, dpopBoundAccessTokensRequired: true, disabled: false, metadata: { owner: "ops" } };
     const created = await api(t).adminCreateOAuthResource({ body: { identifier, ...policy }, headers });
     expect(created).toMatchObject({ identifier, ...policy, policyVersion: 1 });
     expect(await api(t).adminGetOAuthResource({ params: { identifier }, headers })).toMatchObject({ identifier, ...policy });
