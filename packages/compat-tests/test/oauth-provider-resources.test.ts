@@ -27,7 +27,7 @@ describe("oauth-provider: resources on both sides", () => {
     const headers = new Headers({ cookie });
     await (p.referenceApi as AdminApi).adminCreateOAuthResource({ body: { identifier: "https://ref.example.com", ...POLICY }, headers });
     await (p.latchkeyAuth.api as unknown as AdminApi).adminCreateOAuthResource({ body: { identifier: "https://lk.example.com", ...POLICY }, headers });
-    const rows = p.db.prepare(`SELECT * FROM "oauthResource" ORDER BY identifier`).all() as Array<Record<string, unknown>>;
+    const rows = p.db.prepare(`SELECT * FROM "oauthResource" ORDER BY identifier`).all([]) as Array<Record<string, unknown>>;
     const strip = ({ id: _i, identifier: _n, createdAt: _c, updatedAt: _u, ...rest }: Record<string, unknown>) => rest;
     expect(rows).toHaveLength(2);
     expect(strip(rows[0]!)).toEqual(strip(rows[1]!));
@@ -73,7 +73,7 @@ describe("oauth-provider: resources on both sides", () => {
     const { cookie } = await signUp(p.reference, ada);
     // Latchkey seeds lazily (first lookup); the reference at start-up.
     await (p.latchkeyAuth.api as unknown as { adminListOAuthResources(i: { headers: Headers }): Promise<unknown[]> }).adminListOAuthResources({ headers: new Headers({ cookie }) });
-    const rows = p.db.prepare(`SELECT identifier, name, accessTokenTtl, disabled, policyVersion FROM "oauthResource" ORDER BY identifier`).all();
+    const rows = p.db.prepare(`SELECT identifier, name, accessTokenTtl, disabled, policyVersion FROM "oauthResource" ORDER BY identifier`).all([]);
     expect(rows).toEqual([
       { identifier: API, name: API, accessTokenTtl: null, disabled: 0, policyVersion: 1 },
       { identifier: "https://seeded.example.com", name: "https://seeded.example.com", accessTokenTtl: 60, disabled: 0, policyVersion: 1 },
@@ -89,6 +89,6 @@ describe("oauth-provider: resources on both sides", () => {
     expect(created).toMatchObject({ identifier });
     const refused = await (p.latchkeyAuth.api as unknown as AdminApi).adminCreateOAuthResource({ body: { identifier: `${identifier}b` }, headers }).then(() => null, (e: unknown) => e);
     expect(refused).toMatchObject({ status: 400 });
-    expect(p.db.prepare(`SELECT count(*) AS n FROM "oauthResource"`).get()).toEqual({ n: 1 });
+    expect(p.db.prepare(`SELECT count(*) AS n FROM "oauthResource"`).all([])).toEqual([{ n: 1 }]);
   });
 });
