@@ -127,7 +127,7 @@ describe("RFC 8707 resources as configured entities", () => {
     expect([answer.get("error"), answer.get("error_description")]).toEqual(["invalid_request", "multi-resource request has conflicting signingAlgorithm pins; a single JWS signature cannot satisfy both"]);
   });
 
-  it("a resource requiring DPoP refuses a token request without a proof (code not spent)", async () => {
+  it("a resource requiring DPoP refuses a token request without a proof", async () => {
     const { res } = await grant(t, browser, ["https://dpop.example.com"], ["https://dpop.example.com"]);
     expect([res.status, res.json]).toEqual([400, { error: "invalid_dpop_proof", error_description: "DPoP proof header is required" }]);
   });
