@@ -1,8 +1,9 @@
 import { getService, type AuthContext } from "@latchkey/core";
 import { JWT_SIGNER } from "@latchkey/jwt";
 import { decodeRefreshToken } from "./refresh-token-format.js";
-import { decodeProtectedHeader } from "jose";
-import { customAccessTokenClaims } from "./access-token-claims.js";
+import { decodeJwt, decodeProtectedHeader } from "jose";
+import { customAccessTokenClaims, withoutReserved } from "./access-token-claims.js";
+import { audiencesKnown, mayIntrospect, resourceClaims } from "./resource-policy.js";
 import { findClient } from "./clients.js";
 import { jwtDisabled, tokenIssuer, userInfoURL } from "./issuer.js";
 import type { ResolvedOAuthOptions } from "./options.js";
@@ -25,8 +26,23 @@ async function sessionAlive(ctx: AuthContext, sessionId: unknown): Promise<boole
   return Boolean(session && new Date(session.expiresAt).getTime() >= Date.now());
 }
 
+/** The `aud` values a token claims (unverified; used to ask the verifier for exactly those). */
+function claimedAudiences(token: string): string[] {
+  try {
+    return [decodeJwt(token).aud].flat().filter((aud): aud is string => typeof aud === "string");
+  } catch {
+    return [];
+  }
+}
+
 /** `null` when `token` is no JWT at all (so it may be an opaque one); else its check. */
-async function checkJwt(ctx: AuthContext, token: string, callerId: string | undefined, caller?: OAuthClientRow): Promise<TokenCheck | null> {
+async function checkJwt(
+  ctx: AuthContext,
+  options: ResolvedOAuthOptions,
+  token: string,
+  callerId: string | undefined,
+  caller?: OAuthClientRow,
+): Promise<TokenCheck | null> {
   // Without the jwt plugin no JWT access token is ever issued: every token is looked up as opaque.
   if (jwtDisabled(ctx)) return null;
   try {
@@ -35,15 +51,19 @@ async function checkJwt(ctx: AuthContext, token: string, callerId: string | unde
     return null;
   }
   const signer = getService(ctx, JWT_SIGNER);
-  const payload = await signer.verify(token, { issuer: tokenIssuer(ctx), audience: [userInfoURL(ctx)] });
+  // The audiences are checked below against the configured resources: the verifier only needs
+  // the token's own list (a token without `aud` fails it).
+  const claimed = claimedAudiences(token);
+  if (!claimed.length) return INACTIVE;
+  const payload = await signer.verify(token, { issuer: tokenIssuer(ctx), audience: claimed });
   if (!payload?.azp || typeof payload.azp !== "string") return INACTIVE;
-  // Only the userinfo audience is known until resource servers land: other audiences are refused.
+  // Every audience must be the userinfo URL or a configured resource (deleting one ends its tokens).
   const audiences = [payload.aud].flat().filter((aud): aud is string => typeof aud === "string");
-  if (audiences.some((aud) => aud !== userInfoURL(ctx))) return INACTIVE;
+  if (!(await audiencesKnown(ctx, options.resourceStore, audiences))) return INACTIVE;
   // The caller's own token: its row was read by this request's client authentication.
   const client = caller?.clientId === payload.azp ? caller : await findClient(ctx, payload.azp);
   if (!client || client.disabled) return INACTIVE;
-  if (callerId && callerId !== payload.azp) return INACTIVE;
+  if (callerId && !(await mayIntrospect(ctx, callerId, payload.azp, audiences))) return INACTIVE;
   if (!(await sessionAlive(ctx, payload.sid))) return INACTIVE;
   const tokenType = confirmationJkt(payload.cnf) ? "DPoP" : "Bearer";
   return { payload: { ...payload, client_id: payload.azp, active: true, token_type: tokenType }, requestedUserInfoClaims: [] };
@@ -51,8 +71,9 @@ async function checkJwt(ctx: AuthContext, token: string, callerId: string | unde
 
 /**
  * Checks an access token, JWT first, then opaque (hash lookup): `{ active: false }` when it is
- * unknown, expired, revoked, of a disabled client, of an ended session, or (with `callerId`)
- * issued to another client (RFC 7662 §4: the answer does not tell which).
+ * unknown, expired, revoked, of a disabled client, of an ended session, naming a resource that
+ * is no longer configured, or (with `callerId`) issued to another client that names no resource
+ * the caller is linked to (RFC 7662 §4: the answer does not tell which).
  */
 export async function checkAccessToken(
   ctx: AuthContext,
@@ -61,7 +82,7 @@ export async function checkAccessToken(
   callerId?: string,
   caller?: OAuthClientRow,
 ): Promise<TokenCheck> {
-  const jwt = await checkJwt(ctx, token, callerId, caller);
+  const jwt = await checkJwt(ctx, options, token, callerId, caller);
   if (jwt) return jwt;
   const plain = stripPrefix(token, options.prefix?.opaqueAccessToken);
   if (plain === null) return INACTIVE;
@@ -72,8 +93,9 @@ export async function checkAccessToken(
   if (!row || !row.expiresAt || new Date(row.expiresAt).getTime() < Date.now() || row.revoked) return INACTIVE;
   const client = await findClient(ctx, row.clientId);
   if (!client || client.disabled) return INACTIVE;
-  if (callerId && callerId !== row.clientId) return INACTIVE;
+  if (callerId && !(await mayIntrospect(ctx, callerId, row.clientId, row.resources ?? []))) return INACTIVE;
   if (!(await sessionAlive(ctx, row.sessionId))) return INACTIVE;
+  if (row.resources?.length && !(await audiencesKnown(ctx, options.resourceStore, row.resources))) return INACTIVE;
   const audience = row.resources?.length
     ? [...new Set(row.scopes.includes("openid") ? [...row.resources, userInfoURL(ctx)] : row.resources)]
     : undefined;
@@ -85,8 +107,10 @@ export async function checkAccessToken(
     resources: row.resources ?? undefined,
     referenceId: row.referenceId ?? undefined,
   });
+  const fromResources = row.resources?.length ? withoutReserved(await resourceClaims(ctx, options.resourceStore, row.resources)) : {};
   const payload = Object.fromEntries(
     Object.entries({
+      ...fromResources,
       ...custom,
       active: true,
       iss: tokenIssuer(ctx),

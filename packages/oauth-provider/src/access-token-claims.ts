@@ -6,6 +6,10 @@ import type { OAuthClientRow } from "./schema.js";
 /** RFC 9068 §2.2 claims the provider owns in an access token; `customAccessTokenClaims` cannot set them. */
 const RESERVED = new Set(["iss", "sub", "aud", "exp", "iat", "jti", "client_id", "scope", "auth_time", "acr", "amr", "cnf"]);
 
+/** `claims` without the names the provider owns (a resource's `customClaims` cannot replace them either). */
+export const withoutReserved = (claims: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(claims).filter(([name]) => !RESERVED.has(name)));
+
 /** What the access token is issued for. */
 export interface AccessTokenClaimsInput {
   client: OAuthClientRow;

@@ -6,6 +6,7 @@ import type { OAuthClientRow } from "./schema.js";
 import { storedToken } from "./token-hash.js";
 import { insertRow } from "./token-rows.js";
 import type { Confirmation } from "./dpop-binding.js";
+import type { ResourceSigningAlgorithm } from "./resource-options.js";
 
 /** What an access token is issued for. */
 export interface AccessTokenInput {
@@ -60,7 +61,13 @@ export async function createOpaqueAccessToken(
  */
 export async function createJwtAccessToken(
   ctx: AuthContext,
-  input: AccessTokenInput & { audience: string | string[]; claims?: Record<string, unknown> },
+  input: AccessTokenInput & {
+    audience: string | string[];
+    claims?: Record<string, unknown>;
+    /** A resource's pins (`oauthResource.signingAlgorithm` / `signingKeyId`), honoured by the jwt plugin. */
+    signingAlgorithm?: ResourceSigningAlgorithm | undefined;
+    signingKeyId?: string | undefined;
+  },
 ): Promise<string> {
   return getService(ctx, JWT_SIGNER).sign(
     Object.fromEntries(
@@ -79,6 +86,10 @@ export async function createJwtAccessToken(
         cnf: input.confirmation,
       }).filter(([, value]) => value !== undefined),
     ),
-    { header: { typ: "at+jwt" } },
+    {
+      header: { typ: "at+jwt" },
+      ...(input.signingAlgorithm ? { signingAlgorithm: input.signingAlgorithm } : {}),
+      ...(input.signingKeyId ? { signingKeyId: input.signingKeyId } : {}),
+    },
   );
 }

@@ -10,7 +10,8 @@ import {
 import { essentialAcrUnmet, isValidClaimsRequest, requestedUserInfoClaims } from "./claims-request.js";
 import { clientAllowsGrant, findClient, pkceRequirement } from "./clients.js";
 import { errorPageURL, errorRedirectURL, redirectTo } from "./interaction.js";
-import { issuerOf, userInfoURL } from "./issuer.js";
+import { issuerOf } from "./issuer.js";
+import { resourceRefusal } from "./resource-policy.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import { matchRedirectUri } from "./redirect-uri.js";
 import { resolveRequestUri } from "./request-uri.js";
@@ -95,9 +96,10 @@ export async function runAuthorize(
   if (openid && essentialAcrUnmet(request.claims)) return back("access_denied", "essential acr requirement cannot be met");
   const claims = requestedUserInfoClaims(request.claims, options.advertisedMetadata?.claims_supported ?? options.claims);
   const resources = resourcesOf(request.resource) ?? [];
-  // Resource servers (RFC 8707) are not configurable yet: only the userinfo URL is a known audience.
-  const unknownResource = resources.find((resource) => resource !== userInfoURL(ctx.context));
-  if (unknownResource) return back("invalid_target", `requested resource ${quoted(unknownResource)} is not configured`);
+  // RFC 8707 §2: configured, enabled resources (linked to the client when enforced); the token
+  // request resolves the policy again, so a resource disabled in between issues nothing.
+  const refused = await resourceRefusal(ctx.context, options, { resources, clientId: client.clientId, scopes });
+  if (refused) return back(refused.error, refused.description);
   const pkce = pkceRequirement(client, scopes, request.nonce);
   if (pkce && (!request.code_challenge || !request.code_challenge_method)) return back("invalid_request", pkce);
   if ((request.code_challenge || request.code_challenge_method) && !(request.code_challenge && request.code_challenge_method)) {

@@ -76,12 +76,12 @@ export async function tokenBinding(
   ctx: AuthContext,
   options: ResolvedOAuthOptions,
   request: DpopRequest,
-  bound: { client: OAuthClientRow; codeJkt?: string | undefined; refreshConfirmation?: unknown },
+  bound: { client: OAuthClientRow; codeJkt?: string | undefined; refreshConfirmation?: unknown; resourceRequires?: boolean | undefined },
 ): Promise<Confirmation | undefined> {
   const refreshJkt = confirmationJkt(bound.refreshConfirmation);
   const expectedJkt = refreshJkt ?? bound.codeJkt;
   if (!request.proof) {
-    if (expectedJkt || clientRequiresDpop(bound.client)) throw invalidProof("DPoP proof header is required");
+    if (expectedJkt || clientRequiresDpop(bound.client) || bound.resourceRequires) throw invalidProof("DPoP proof header is required");
     return undefined;
   }
   try {

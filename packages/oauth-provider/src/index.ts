@@ -5,6 +5,7 @@ import { authorizationServerMetadata, openIdConfiguration } from "./metadata.js"
 import { resolveOAuthOptions, type OAuthOptions, type ResolvedOAuthOptions } from "./options.js";
 import { adminCreateClientEndpoint } from "./routes/admin-create-client.js";
 import { adminUpdateClientEndpoint } from "./routes/admin-update-client.js";
+import { adminResourceEndpoints } from "./routes/admin-resources.js";
 import { authorizeEndpoint } from "./routes/authorize.js";
 import { consentEndpoint } from "./routes/consent.js";
 import { continueEndpoint } from "./routes/continue.js";
@@ -37,6 +38,8 @@ export { BACKCHANNEL_LOGOUT_EVENT, settleBackchannelLogouts } from "./backchanne
 export type { BackchannelLogoutOptions } from "./options.js";
 export { OAUTH_PROVIDER_API, oauthGrantExtensionKey } from "./grant-extensions.js";
 export type { OAuthGrantExtension, OAuthIssueInput, OAuthProviderApi } from "./grant-extensions.js";
+export type { OAuthResourceInput, ResourceAction, ResourceOptions } from "./resource-options.js";
+export type { OAuthResourceRow } from "./resource-store.js";
 
 function endpoints(options: ResolvedOAuthOptions) {
   return {
@@ -65,6 +68,7 @@ function endpoints(options: ResolvedOAuthOptions) {
     updateOAuthConsent: updateConsentEndpoint(options),
     deleteOAuthConsent: deleteConsentEndpoint(),
     ...serverMetadataEndpoints(options),
+    ...adminResourceEndpoints(options),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { AuthContext, User } from "@latchkey/core";
-import { customAccessTokenClaims } from "./access-token-claims.js";
+import { customAccessTokenClaims, withoutReserved } from "./access-token-claims.js";
 import { createJwtAccessToken, createOpaqueAccessToken } from "./access-tokens.js";
 import { clientMetadata, registeredForRefresh } from "./clients.js";
 import { accessTokenExpiry } from "./expirations.js";
@@ -9,6 +9,7 @@ import type { GrantType, ResolvedOAuthOptions } from "./options.js";
 import { createRefreshToken, replayRequest, storeRotationReplay } from "./refresh-tokens.js";
 import type { OAuthClientRow, OAuthRefreshTokenRow } from "./schema.js";
 import { confirmationJkt, type Confirmation } from "./dpop-binding.js";
+import type { ResourcePolicy } from "./resource-policy.js";
 
 /** What one grant hands to token issuance. */
 export interface TokenGrant {
@@ -25,6 +26,8 @@ export interface TokenGrant {
   requestedUserInfoClaims?: string[] | undefined;
   /** The refresh token being rotated. */
   refreshToken?: OAuthRefreshTokenRow | undefined;
+  /** What the requested resources ask (audience, TTLs, signing pins, claims); see resource-policy.ts. */
+  policy?: ResourcePolicy | undefined;
   /** The DPoP key the tokens are bound to (RFC 9449 §5). */
   confirmation?: Confirmation | undefined;
 }
@@ -39,12 +42,15 @@ const STANDARD_MEMBERS = ["access_token", "expires_in", "expires_at", "token_typ
 export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOptions, grant: TokenGrant): Promise<Record<string, unknown>> {
   const { client, user, scopes } = grant;
   const iat = Math.floor(Date.now() / 1000);
-  const exp = accessTokenExpiry(options, scopes, iat, iat + (user ? options.accessTokenExpiresIn : options.m2mAccessTokenExpiresIn));
+  const policy = grant.policy;
+  const ttl = user ? options.accessTokenExpiresIn : options.m2mAccessTokenExpiresIn;
+  const exp = accessTokenExpiry(options, scopes, iat, iat + Math.min(ttl, policy?.accessTokenTtl ?? ttl));
+  const refreshTtl = Math.min(options.refreshTokenExpiresIn, policy?.refreshTokenTtl ?? options.refreshTokenExpiresIn);
   const sessionId = grant.sessionId ?? undefined;
   // RFC 8707: the audience is the requested resources, plus userinfo for OpenID grants.
-  const audience = grant.resources?.length
-    ? [...new Set(scopes.includes("openid") ? [...grant.resources, userInfoURL(ctx)] : grant.resources)]
-    : undefined;
+  const audience =
+    policy?.audience ??
+    (grant.resources?.length ? [...new Set(scopes.includes("openid") ? [...grant.resources, userInfoURL(ctx)] : grant.resources)] : undefined);
   // RFC 7591 §2: a client registered without the `refresh_token` grant gets no refresh token
   // (the reference gives every `authorization_code` client one). A refresh token already held is
   // still rotated, so tokens the reference issued keep working.
@@ -73,7 +79,10 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
       ? grant.confirmation
       : undefined;
   const jwtClaims = audience
-    ? await customAccessTokenClaims(ctx, options, { client, user, scopes, resources: grant.resources, referenceId: grant.referenceId ?? undefined })
+    ? {
+        ...withoutReserved(policy?.claims ?? {}),
+        ...(await customAccessTokenClaims(ctx, options, { client, user, scopes, resources: grant.resources, referenceId: grant.referenceId ?? undefined })),
+      }
     : undefined;
   // One transaction for the stored rows (rotation guard, refresh token, access token): a
   // concurrent replay of the code that revokes "tokens already issued" sees all of them or
@@ -88,7 +97,7 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
             user,
             scopes,
             iat,
-            exp: iat + options.refreshTokenExpiresIn,
+            exp: iat + refreshTtl,
             sessionId,
             referenceId: grant.referenceId,
             authorizationCodeId: grant.authorizationCodeId,
@@ -103,7 +112,13 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
       : undefined;
     // Without the jwt plugin every access token is opaque (`disableJwtPlugin`, as the reference).
     const accessToken = audience && !options.disableJwtPlugin
-      ? await createJwtAccessToken(ctx, { ...accessInput, audience: audience.length === 1 ? audience[0]! : audience, claims: jwtClaims })
+      ? await createJwtAccessToken(ctx, {
+          ...accessInput,
+          audience: audience.length === 1 ? audience[0]! : audience,
+          claims: jwtClaims,
+          signingAlgorithm: policy?.signingAlgorithm,
+          signingKeyId: policy?.signingKeyId,
+        })
       : await createOpaqueAccessToken(ctx, options, { ...accessInput, refreshId: refresh?.id }, trx);
     return { refresh, accessToken };
   });

@@ -1,5 +1,7 @@
 import type { EndpointContext, Session, SessionWithUser, User } from "@latchkey/core";
 import { checkExpirations } from "./expirations.js";
+import { checkResourceOptions, type ResourceOptions } from "./resource-options.js";
+import { ResourceStore } from "./resource-store.js";
 
 /** The grants the provider serves at `/oauth2/token`. */
 export type GrantType = "authorization_code" | "client_credentials" | "refresh_token";
@@ -29,7 +31,7 @@ export type ClientAction = "create" | "read" | "list" | "update" | "delete" | "r
 export type OAuthRateLimitRule = { window?: number; max?: number } | false;
 
 /** Options of `oauthProvider()`, with the reference's names and defaults. */
-export interface OAuthOptions {
+export interface OAuthOptions extends ResourceOptions {
   /** Page the browser is sent to when the user must sign in (with the signed authorization query). */
   loginPage: string;
   /** Page the browser is sent to when the user must consent (with the signed authorization query). */
@@ -245,6 +247,8 @@ export interface ResolvedOAuthOptions
   refreshTokenReuseInterval: number;
   storeClientSecret: StoreClientSecretOption;
   storeTokens: StoreTokensOption;
+  /** The `oauthResource` rows of this instance (seeding, `cachedResources`). */
+  resourceStore: ResourceStore;
 }
 
 const DEFAULT_SCOPES = ["openid", "profile", "email", "offline_access"];
@@ -259,8 +263,6 @@ export const SCOPE_CLAIMS: Record<string, string[]> = {
 // Reference options this release does not implement. A config ported from the reference that
 // sets one must fail at start-up, not run with tokens, subjects or clients other than it asked for.
 const UNSUPPORTED = [
-  "resources", "resourceSeedMode", "cachedResources", "enforcePerClientResources",
-  "identifierValidator", "resourcePrivileges", "clientRegistrationDefaultResources", "clientRegistrationAllowedResources",
   "extensions",
 ] as const;
 
@@ -313,6 +315,7 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     throw new TypeError("oauthProvider: dpop.signingAlgorithms must list asymmetric JWS algorithms");
   }
   checkPairwiseSecret(options.pairwiseSecret);
+  checkResourceOptions(options);
   const scopes = [...new Set((options.scopes ?? DEFAULT_SCOPES).filter((scope) => scope.length > 0))];
   const known = new Set(scopes);
   const allowed = [...new Set([...(options.clientRegistrationAllowedScopes ?? []), ...(options.clientRegistrationDefaultScopes ?? [])])];
@@ -344,6 +347,7 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     assertionMaxLifetime: positive("assertionMaxLifetime", options.assertionMaxLifetime, 300),
     storeClientSecret,
     storeTokens: options.storeTokens ?? "hashed",
+    resourceStore: new ResourceStore(options),
   };
 }
 

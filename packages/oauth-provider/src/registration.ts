@@ -9,6 +9,7 @@ import type { ClientMetadata } from "./registration-body.js";
 import type { OAuthClientRow } from "./schema.js";
 import { storedClientSecret } from "./token-hash.js";
 import { quoted } from "./echo.js";
+import { linkNewClient, registrationResources } from "./registration-resources.js";
 import { checkClientKeys } from "./registration-keys.js";
 import { secretExpiresAt } from "./expirations.js";
 
@@ -82,7 +83,8 @@ export function checkMetadata(
     const refused = deliverableLogoutURI(client.backchannel_logout_uri, options.backchannelLogout);
     if (refused) throw invalid(refused);
   }
-  if (client.resources?.length) {
+  // RFC 8707 resources are asked for by dynamic registrations only (registration-resources.ts).
+  if (client.resources?.length && source !== "dynamic") {
     throw noStoreError("BAD_REQUEST", "invalid_target", `requested resource ${quoted(client.resources[0]!)} is not allowed for client registration`);
   }
 }
@@ -145,6 +147,7 @@ export async function registerClient(
   const scoped = source === "dynamic" && !metadata.scope ? { ...metadata, scope: (options.clientRegistrationDefaultScopes ?? options.scopes).join(" ") } : metadata;
   const client = withDefaults(scoped);
   checkMetadata(ctx, options, client, source);
+  const resources = await registrationResources(ctx, options, client.resources ?? []);
   const isPublic = client.token_endpoint_auth_method === "none";
   // A private_key_jwt client proves itself with its keys: it gets no secret (OIDC Core §9).
   const secret = isPublic || client.token_endpoint_auth_method === "private_key_jwt" ? undefined : options.generateClientSecret?.() || generateRandomString(32, "a-z", "A-Z");
@@ -168,7 +171,8 @@ export async function registerClient(
     clientDiscoveryId: null,
   });
   if (!row) throw noStoreError("BAD_REQUEST", "invalid_client_metadata", "client not created");
+  await linkNewClient(ctx, row.clientId, resources);
   const answer = clientToWire(row, secret ? (options.prefix?.clientSecret ?? "") + secret : undefined);
   if (secret && source === "dynamic") answer.client_secret_expires_at = secretExpiresAt(options, Math.floor(now.getTime() / 1000));
-  return answer;
+  return resources.length ? { ...answer, resources } : answer;
 }

@@ -28,7 +28,7 @@ describe("oauthProvider options", () => {
   });
 
   it("a reference option that is not served yet is refused, never ignored", () => {
-    for (const extra of [{ resources: ["https://api.example"] }, { storeClientSecret: "encrypted" }, { disableJwtPlugin: true, storeClientSecret: "hashed" }]) {
+    for (const extra of [{ extensions: [{}] }, { storeClientSecret: "encrypted" }, { disableJwtPlugin: true, storeClientSecret: "hashed" }]) {
       expect(() => oauthProvider({ ...base, ...(extra as object) })).toThrow(TypeError);
     }
   });

@@ -44,8 +44,8 @@ describe("resource-server helper protecting an API over HTTP", () => {
       createResourceServer({
         issuer: provider.issuer,
         audience: "https://reports.example/api",
-        // The provider answers introspection for the caller's own tokens (per-client resource
-        // links are not served yet): a first-party API shares the worker's client.
+        // A first-party API sharing the worker's client introspects its own tokens; an API with
+        // its own client linked to a resource: resource-bound-flow.test.ts.
         introspection: { clientId: worker.client_id, clientSecret: worker.client_secret! },
         acceptTokensWithoutAudience: true,
       }),

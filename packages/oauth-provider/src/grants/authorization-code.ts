@@ -5,6 +5,7 @@ import { requestedUserInfoClaims } from "../claims-request.js";
 import { authenticateClient, type PresentedClient } from "../client-auth.js";
 import { pkceRequirement } from "../clients.js";
 import { issueTokens } from "../issue-tokens.js";
+import { resolveResourcePolicy } from "../resource-policy.js";
 import { oauthError } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import { storedToken } from "../token-hash.js";
@@ -85,7 +86,9 @@ export async function authorizationCodeGrant(
   // RFC 9449 §10: a code authorized with `dpop_jkt` is redeemed only with a proof by that key.
   // Checked before the code is spent, so a bad proof leaves it to its holder.
   const codeJkt = typeof query.dpop_jkt === "string" ? query.dpop_jkt : undefined;
-  const confirmation = await tokenBinding(ctx, options, dpop, { client, codeJkt });
+  const resources = body.resource ?? (value.resource?.length ? value.resource : undefined);
+  const policy = await resolveResourcePolicy(ctx, options.resourceStore, { resources, clientId: client.clientId, scopes });
+  const confirmation = await tokenBinding(ctx, options, dpop, { client, codeJkt, resourceRequires: policy.dpopRequired });
   // Single use: only now is the code spent; a concurrent redemption that lost the race is a replay.
   const consumed = await ctx.internalAdapter.consumeVerificationValue(codeId);
   if (!consumed) {
@@ -105,14 +108,15 @@ export async function authorizationCodeGrant(
   return issueTokens(ctx, options, {
     grantType: "authorization_code",
     client,
-    scopes,
+    scopes: policy.scopes,
     user,
     sessionId: session.id,
     referenceId: value.referenceId,
     nonce: query.nonce,
     authTime,
     authorizationCodeId: codeId,
-    resources: body.resource ?? (value.resource?.length ? value.resource : undefined),
+    resources,
+    policy,
     requestedUserInfoClaims: requestedUserInfoClaims(query.claims, options.advertisedMetadata?.claims_supported ?? options.claims),
     confirmation,
   });

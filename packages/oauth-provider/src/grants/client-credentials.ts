@@ -2,7 +2,7 @@ import { tokenBinding, type DpopRequest } from "../dpop-binding.js";
 import type { AuthContext } from "@latchkey/core";
 import { authenticateClient, type PresentedClient } from "../client-auth.js";
 import { issueTokens } from "../issue-tokens.js";
-import { userInfoURL } from "../issuer.js";
+import { resolveResourcePolicy } from "../resource-policy.js";
 import { oauthError } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import type { TokenBody } from "./token-body.js";
@@ -34,9 +34,8 @@ export async function clientCredentialsGrant(
     const invalid = requested.filter((scope) => !allowed.includes(scope) || USER_SCOPES.has(scope));
     if (invalid.length) throw oauthError("BAD_REQUEST", "invalid_scope", `The following scopes are invalid: ${invalid.map(quoted).join(", ")}`);
   }
-  // Resource servers (RFC 8707) are not configurable yet: only the userinfo URL is a known audience.
-  const unknown = body.resource?.find((resource) => resource !== userInfoURL(ctx));
-  if (unknown) throw oauthError("BAD_REQUEST", "invalid_target", `requested resource ${quoted(unknown)} is not configured`);
-  const confirmation = await tokenBinding(ctx, options, dpop, { client });
-  return issueTokens(ctx, options, { grantType: "client_credentials", client, scopes: requested ?? [...allowed], resources: body.resource, confirmation });
+  // RFC 8707: configured resources only (linked to the client when enforcePerClientResources).
+  const policy = await resolveResourcePolicy(ctx, options.resourceStore, { resources: body.resource, clientId: client.clientId, scopes: requested ?? [...allowed] });
+  const confirmation = await tokenBinding(ctx, options, dpop, { client, resourceRequires: policy.dpopRequired });
+  return issueTokens(ctx, options, { grantType: "client_credentials", client, scopes: policy.scopes, resources: body.resource, policy, confirmation });
 }

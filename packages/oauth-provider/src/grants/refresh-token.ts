@@ -3,6 +3,7 @@ import type { AuthContext } from "@latchkey/core";
 import { decodeRefreshToken } from "../refresh-token-format.js";
 import { authenticateClient, type PresentedClient } from "../client-auth.js";
 import { issueTokens } from "../issue-tokens.js";
+import { resolveResourcePolicy } from "../resource-policy.js";
 import { oauthError } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import { invalidateRefreshFamily, replayRequest, rotationReplay } from "../refresh-tokens.js";
@@ -48,9 +49,10 @@ export async function refreshTokenGrant(
   const client = await authenticateClient(ctx, options, presented, { scopes, grant: "refresh_token" });
   const resources = body.resource ?? row.resources ?? undefined;
   // RFC 9449 §5: a bound refresh token is used only with a proof by its key.
-  const confirmation = await tokenBinding(ctx, options, dpop, { client, refreshConfirmation: row.confirmation });
+  const policy = await resolveResourcePolicy(ctx, options.resourceStore, { resources, clientId: client.clientId, scopes });
+  const confirmation = await tokenBinding(ctx, options, dpop, { client, refreshConfirmation: row.confirmation, resourceRequires: policy.dpopRequired });
   if (row.revoked) {
-    const replay = await rotationReplay(ctx, row, replayRequest(scopes, resources));
+    const replay = await rotationReplay(ctx, row, replayRequest(policy.scopes, resources));
     if (replay) return replay;
     if (!(row.rotatedAt && row.rotationReplayExpiresAt && new Date(row.rotationReplayExpiresAt).getTime() >= Date.now())) {
       await invalidateRefreshFamily(ctx, client.clientId, row.userId);
@@ -62,13 +64,14 @@ export async function refreshTokenGrant(
   return issueTokens(ctx, options, {
     grantType: "refresh_token",
     client,
-    scopes,
+    scopes: policy.scopes,
     user,
     sessionId: row.sessionId,
     referenceId: row.referenceId,
     authorizationCodeId: row.authorizationCodeId,
     authTime: row.authTime ? new Date(row.authTime) : undefined,
     resources,
+    policy,
     requestedUserInfoClaims: row.requestedUserInfoClaims ?? undefined,
     refreshToken: row,
     confirmation,
