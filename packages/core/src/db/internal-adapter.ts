@@ -35,7 +35,7 @@ function internalOperations(deps: InternalAdapterDeps & { verification?: { disab
     ...createAccountKeyOps(deps),
     revokeUnprovenAccountAccess: createUnprovenAccessRevoker(writes, {
       findUserById: users.findUserById,
-      deleteUserSessionsCreatedBefore: sessions.deleteUserSessionsCreatedBefore,
+      deleteUserSessionsCreatedUntil: sessions.deleteUserSessionsCreatedUntil,
       refreshed,
     }),
 

@@ -186,17 +186,17 @@ export function createSessionOps(deps: InternalAdapterDeps, writes: Writes) {
     deleteSessions,
 
     /**
-     * The user's sessions created before `before`, in both stores: a revocation that must not
-     * reach a session opened after it started (one a concurrent request of the same user just
-     * created, with its own proof).
+     * The user's sessions created up to `until` (inclusive), in both stores: a revocation that
+     * must not reach a session opened after it started (one a concurrent request of the same
+     * user just created, with its own proof). A session of the same millisecond goes too.
      */
-    async deleteUserSessionsCreatedBefore(userId: string, before: Date, ctx?: DatabaseHookContext): Promise<void> {
+    async deleteUserSessionsCreatedUntil(userId: string, until: Date, ctx?: DatabaseHookContext): Promise<void> {
       const tokens = new Set<string>();
-      if (cache) for (const s of await cache.list(userId)) if (new Date(s.createdAt) < before) tokens.add(s.token);
+      if (cache) for (const s of await cache.list(userId)) if (new Date(s.createdAt) <= until) tokens.add(s.token);
       if (inDatabase) {
         const where: Where[] = [
           { field: "userId", value: userId },
-          { field: "createdAt", value: before, operator: "lt" },
+          { field: "createdAt", value: until, operator: "lte" },
         ];
         for (const row of await adapter.findMany<Session>({ model: "session", where })) tokens.add(row.token);
       }

@@ -5,7 +5,7 @@ import type { Writes } from "./writes.js";
 /** The operations the revocation needs from the user and session stores. */
 interface Stores {
   findUserById(id: string): Promise<User | null>;
-  deleteUserSessionsCreatedBefore(userId: string, before: Date, ctx?: DatabaseHookContext): Promise<void>;
+  deleteUserSessionsCreatedUntil(userId: string, until: Date, ctx?: DatabaseHookContext): Promise<void>;
   refreshed<T extends User | null>(user: T): Promise<T>;
 }
 
@@ -27,7 +27,7 @@ export function createUnprovenAccessRevoker(writes: Writes, stores: Stores) {
     const byUser = [{ field: "userId", value: userId }];
     // spec: States and transitions, "user email unverified": links and sessions go first.
     await writes.deleteMany("account", byUser, ctx);
-    await stores.deleteUserSessionsCreatedBefore(userId, readAt, ctx);
+    await stores.deleteUserSessionsCreatedUntil(userId, readAt, ctx);
     // Guarded on the old value, so a concurrent promotion of the same user updates once.
     await writes.updateMany(
       "user",
