@@ -157,7 +157,7 @@ describe("have-i-been-pwned: a password reset with a breached password", () => {
   });
   afterAll(() => pair.close());
 
-  it("row 162: a breached password at /reset-password: the same 400 on both; the reference spends the token, Latchkey keeps it", async () => {
+  it("row 132: a breached password at /reset-password: the same 400 on both; the reference spends the token, Latchkey keeps it", async () => {
     const request = async (side: typeof pair.reference, outbox: typeof outboxes.reference, email: string) => {
       await signUp(side, { email, password: CLEAN, name: "Pwned" });
       expect((await side(jsonPost("/request-password-reset", { email, redirectTo: "/reset" }))).status).toBe(200);

@@ -248,7 +248,7 @@ describe("jwt: the reference's jwtClient against Latchkey", () => {
 });
 
 describe("jwt: divergences (DIVERGENCES.md)", () => {
-  it("row 158: with jwks.remoteUrl and jwt.sign, verifyJWT — the reference reads the empty local table (null), Latchkey the remote set", async () => {
+  it("row 131: with jwks.remoteUrl and jwt.sign, verifyJWT — the reference reads the empty local table (null), Latchkey the remote set", async () => {
     // A key only the test holds (the KMS), published by a key-set server on 127.0.0.1.
     const { privateKey, publicKey } = await generateKeyPair("ES256");
     const keySet = { keys: [{ ...(await exportJWK(publicKey)), kid: "kms-1", alg: "ES256" }] };

@@ -11,7 +11,7 @@ import { answer, form, ISSUER, register, type Registered } from "./support/oauth
 /**
  * `oauthDeviceAuthorization()` (Latchkey: `@latchkey/device-authorization/oauth`) beside the
  * reference's (`@better-auth/oauth-provider` 1.7.5), both with `oauthProvider()` on one
- * database: the device grant for OAuth clients on the wire, and DIVERGENCES.md row 176.
+ * database: the device grant for OAuth clients on the wire, and DIVERGENCES.md row 134.
  */
 const GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 const OPTIONS: OAuthOptions = { loginPage: "/login", consentPage: "/consent", allowDynamicClientRegistration: true, scopes: ["openid", "profile", "email", "offline_access"] };
@@ -107,7 +107,7 @@ describe("oauthDeviceAuthorization(): wire and storage beside the reference", ()
     expect(sides[1]).toEqual(sides[0]);
   });
 
-  it("row 176: a client registered without scopes asks for a scope the provider does not offer — the reference issues the code, Latchkey answers invalid_scope", async () => {
+  it("row 134: a client registered without scopes asks for a scope the provider does not offer — the reference issues the code, Latchkey answers invalid_scope", async () => {
     const p = await pair();
     const { cookie } = await signUp(p.reference, { email: "tv2@example.com", password: "correct horse battery", name: "TV" });
     const c = await register(p.reference, cookie, { grant_types: [GRANT] });

@@ -7,7 +7,7 @@ import { url } from "./support/instances.ts";
 /**
  * `private_key_jwt` (RFC 7523) and DPoP (RFC 9449) on `@latchkey/oauth-provider` beside the
  * reference's `oauthProvider()`, on one database: clients registered on one authenticate on the
- * other, and the deliberate differences (DIVERGENCES.md rows 134-141) are asserted on both sides.
+ * other, and the deliberate differences (DIVERGENCES.md rows 126-141) are asserted on both sides.
  */
 const pairWith = pairPerTest();
 const ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
@@ -49,7 +49,7 @@ describe("oauth-provider: private_key_jwt on both sides", () => {
     });
   });
 
-  it("row 134: an assertion signed with alg Ed25519 (RFC 9864, what openid-client sends for an Ed25519 key) — the reference refuses it, Latchkey verifies it", async () => {
+  it("row 126: an assertion signed with alg Ed25519 (RFC 9864, what openid-client sends for an Ed25519 key) — the reference refuses it, Latchkey verifies it", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);
     const { privateKey, publicKey } = await generateKeyPair("Ed25519");
@@ -92,7 +92,7 @@ function withDpop(request: Request, proof: string): Request {
 }
 
 describe("oauth-provider: DPoP on both sides", () => {
-  it("row 135: a confidential client refreshing with a new DPoP key — the reference refuses (it binds the refresh token), Latchkey binds only public clients' refresh tokens (RFC 9449 §5)", async () => {
+  it("row 127: a confidential client refreshing with a new DPoP key — the reference refuses (it binds the refresh token), Latchkey binds only public clients' refresh tokens (RFC 9449 §5)", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);
     const c = await register(p.reference, cookie);
@@ -134,7 +134,7 @@ describe("oauth-provider: DPoP on both sides", () => {
     expect(rightful.status).toBe(200);
   });
 
-  it("row 136: a DPoP-bound token at userinfo under the Bearer scheme — both refuse with 401 invalid_token, only Latchkey sends the RFC 9449 §7.1 DPoP challenge", async () => {
+  it("row 128: a DPoP-bound token at userinfo under the Bearer scheme — both refuse with 401 invalid_token, only Latchkey sends the RFC 9449 §7.1 DPoP challenge", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);
     const c = await register(p.reference, cookie);

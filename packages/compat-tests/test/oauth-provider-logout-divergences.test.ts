@@ -9,13 +9,13 @@ import { ada, answer, authorize, pairPerTest, pkce, redeem, REDIRECT, register }
 
 /**
  * `@latchkey/oauth-provider` beside the reference's `oauthProvider()`: repeated form members
- * and logout (DIVERGENCES.md rows 142-149), each asserted on both sides.
+ * and logout (DIVERGENCES.md rows 129-149), each asserted on both sides.
  */
 const pairWith = pairPerTest();
 const formRequest = (path: string, body: URLSearchParams) =>
   new Request(url(path), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: body.toString() });
 
-describe("oauth-provider: repeated members and logout (DIVERGENCES.md rows 142-149)", () => {
+describe("oauth-provider: repeated members and logout (DIVERGENCES.md rows 129-149)", () => {
   it("repeated client_id or client_secret: both refuse with the same invalid_request", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);
@@ -35,7 +35,7 @@ describe("oauth-provider: repeated members and logout (DIVERGENCES.md rows 142-1
     }
   });
 
-  it("row 142: a token request repeating code or grant_type — the reference keeps the last value and redeems the code, Latchkey refuses it (RFC 6749 §3.1) and leaves the code", async () => {
+  it("row 129: a token request repeating code or grant_type — the reference keeps the last value and redeems the code, Latchkey refuses it (RFC 6749 §3.1) and leaves the code", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);
     const c = await register(p.reference, cookie, { token_endpoint_auth_method: "client_secret_post" });
@@ -98,7 +98,7 @@ describe("oauth-provider: repeated members and logout (DIVERGENCES.md rows 142-1
     expect(subs[0]).toBe(createHmac("sha256", secret).update(`client.example.com.${userId}`).digest("base64"));
   });
 
-  it("row 143: back-channel logout — the reference holds the sign-out answer until the RP answers and tries once; Latchkey answers at once and retries a 5xx", async () => {
+  it("row 130: back-channel logout — the reference holds the sign-out answer until the RP answers and tries once; Latchkey answers at once and retries a 5xx", async () => {
     const hits: number[] = [];
     const server = createServer((req, res) => {
       req.resume();

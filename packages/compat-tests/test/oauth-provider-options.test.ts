@@ -176,8 +176,8 @@ describe("oauth-provider: clientReference beside the reference", () => {
   });
 });
 
-describe("oauth-provider: cachedTrustedClients (DIVERGENCES.md row 180)", () => {
-  it("row 180: changing a trusted client through the management routes — the reference answers 500, Latchkey 403, same body", async () => {
+describe("oauth-provider: cachedTrustedClients (DIVERGENCES.md row 135)", () => {
+  it("row 135: changing a trusted client through the management routes — the reference answers 500, Latchkey 403, same body", async () => {
     const trusted = new Set<string>();
     const p = await pairWith({ cachedTrustedClients: trusted });
     const { cookie } = await signUp(p.reference, ada);

@@ -80,7 +80,7 @@ describe("oauth-provider: resources on both sides", () => {
     ]);
   });
 
-  it("row 170: a resource identifier longer than 191 characters — the reference stores it where the column allows (a database error, 500, where it does not: MySQL), Latchkey refuses it with a validation error", async () => {
+  it("row 133: a resource identifier longer than 191 characters — the reference stores it where the column allows (a database error, 500, where it does not: MySQL), Latchkey refuses it with a validation error", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);
     const headers = new Headers({ cookie });

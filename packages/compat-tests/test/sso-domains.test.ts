@@ -24,7 +24,7 @@ import { BASE_PATH, createPair, jsonPost, type Handler, type Pair } from "./supp
  * `@latchkey/sso` domain verification and organization provisioning beside the reference's
  * (`@better-auth/sso` 1.7.5) on one database, against a DNS server and an OpenID provider on
  * 127.0.0.1: a domain verified on one side is verified on the other; a membership the
- * reference provisioned is Latchkey's too; divergence row 128 (a verified domain's
+ * reference provisioned is Latchkey's too; divergence row 125 (a verified domain's
  * `email_verified`).
  */
 const PASSWORD = "password-1234";
@@ -131,7 +131,7 @@ describe("sso domain verification across the two (real DNS over UDP)", () => {
     },
   );
 
-  it("row 128: through a verified domain the reference stores email_verified: false, Latchkey true", async () => {
+  it("row 125: through a verified domain the reference stores email_verified: false, Latchkey true", async () => {
     const owner = await signUp(pair.reference, user());
     const registered = await post(
       pair.reference,

@@ -223,7 +223,7 @@ describe("sso: resolveUser with sessions in secondary storage", () => {
     await idp.close();
   });
 
-  it("row 186: with storeSessionInDatabase the reference signs in (deferring its storage write); Latchkey refuses before spending the code", async () => {
+  it("row 136: with storeSessionInDatabase the reference signs in (deferring its storage write); Latchkey refuses before spending the code", async () => {
     const outcomes: Record<string, string | null>[] = [];
     for (const side of ["reference", "latchkey"] as const) {
       server.use(pair[side]);

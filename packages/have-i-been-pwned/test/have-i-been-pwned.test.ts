@@ -93,7 +93,7 @@ describe("sign-up, change-password and reset-password", () => {
     expect((await client(t.auth).post("/sign-in/email", { email: "clean@example.com", password: CLEAN })).status).toBe(200);
   });
 
-  it("reset-password to a breached password is refused and the token kept for another try (row 162)", async () => {
+  it("reset-password to a breached password is refused and the token kept for another try (row 132)", async () => {
     const t = get();
     const c = client(t.auth);
     await c.post("/request-password-reset", { email: "clean@example.com", redirectTo: "/reset" });

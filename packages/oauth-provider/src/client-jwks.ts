@@ -8,7 +8,7 @@ import type { OAuthClientRow } from "./schema.js";
 /**
  * Algorithms a `private_key_jwt` assertion may be signed with: the reference's RFC 7518 list
  * plus RFC 9864's `Ed25519`, which openid-client and oauth4webapi put on assertions signed with
- * an Ed25519 key (the reference refuses them: DIVERGENCES.md row 134).
+ * an Ed25519 key (the reference refuses them: DIVERGENCES.md row 126).
  */
 export const ASSERTION_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
 

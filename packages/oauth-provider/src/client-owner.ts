@@ -17,7 +17,7 @@ export async function ownsClient(options: ResolvedOAuthOptions, session: Session
   return client.referenceId === (await sessionReference(options, session));
 }
 
-/** `cachedTrustedClients` are configured by the operator: the management routes refuse to change them (row 180). */
+/** `cachedTrustedClients` are configured by the operator: the management routes refuse to change them (row 135). */
 export function assertNotTrusted(options: ResolvedOAuthOptions, clientId: string): void {
   if (options.cachedTrustedClients?.has(clientId)) {
     throw new APIError("FORBIDDEN", { error: "invalid_client", error_description: "trusted clients must be updated manually" });

@@ -8,7 +8,7 @@ export type MemberRead = { value: string | undefined } | { description: string }
  * A form member that must appear at most once (RFC 6749 §3.1). Routes read forms keeping every
  * value, so a repeat arrives as a list: refused. For the client members, empty values do not
  * count (as the reference reads them: `client_id=&client_id=x` is `x`); the reference refuses
- * only those repeated, and keeps the last value of any other member (DIVERGENCES.md row 142).
+ * only those repeated, and keeps the last value of any other member (DIVERGENCES.md row 129).
  */
 export function singleMember(name: string, raw: unknown): MemberRead {
   let value = raw;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient, authorizeCode, authorizeQuery, pkcePair, providerInstance, REDIRECT, signedIn } from "./instance.ts";
 
 // RFC 6749 §3.1: "Request and response parameters MUST NOT be included more than once." A form
-// that repeats a member is refused with invalid_request (DIVERGENCES.md row 142: the reference
+// that repeats a member is refused with invalid_request (DIVERGENCES.md row 129: the reference
 // keeps the last value), and nothing is spent: the code still works for its holder.
 let t: TestAuth;
 let browser: TestClient;

@@ -40,7 +40,7 @@ async function localUser(t: TestAuth, email: string): Promise<string> {
 }
 
 describe("a verified domain vouches for its addresses", () => {
-  it("stores email_verified: true for an email in the verified domain (divergence row 128), not outside it, not a false claim", async () => {
+  it("stores email_verified: true for an email in the verified domain (divergence row 125), not outside it, not a false claim", async () => {
     const inDomain = await ssoSignIn(verifying, idp, "in-domain", { providerId: "acme" });
     expect(inDomain.location).toBe(`${BASE}/dashboard`);
     expect(await sessionUser(inDomain.browser)).toMatchObject({

@@ -17,7 +17,7 @@ export const resetIdentifier = (token: string): string => `reset-password:${toke
  * Spends a reset token and sets the password of its user; returns that user. The new
  * password is hashed (where a plugin such as have-i-been-pwned may still refuse it) while the
  * token is only looked at, so a refused password leaves the link usable for another try
- * (a 4xx writes nothing; the reference spends the token first, DIVERGENCES row 162). Then the
+ * (a 4xx writes nothing; the reference spends the token first, DIVERGENCES row 132). Then the
  * token is consumed atomically: a replay, a concurrent second redemption and an expired
  * token all find nothing (400 `INVALID_TOKEN`). A user without a credential account
  * (OAuth-only) gets one.
