@@ -89,6 +89,7 @@ export { memoryAdapter } from "./db/memory-adapter.js";
 export { toOutput } from "./db/output.js";
 // Additional user fields from client input, for plugin routes that create users (email OTP sign-in).
 export { parseInput } from "./db/field-input.js";
+export { fieldValueSchema, type FieldValueSchema } from "./db/field-value-schema.js";
 export { incrementStoredCounter, parseStoredJSON, takeStoredValue, ttlSeconds, type SecondaryStorage } from "./db/secondary-storage.js";
 export type { SessionStorageOptions, StoreIdentifierConfig, StoreIdentifierOption, VerificationStorageOptions } from "./db/storage-options.js";
 

@@ -1,29 +1,7 @@
-import type { DBField } from "@latchkey/core";
+import { fieldValueSchema, type DBField, type FieldValueSchema } from "@latchkey/core";
 import * as v from "valibot";
 
-type Entry = v.GenericSchema<unknown, unknown>;
-
-/** The valibot schema of one column a client may set. */
-function fieldSchema(field: DBField): Entry {
-  const { type } = field;
-  if (Array.isArray(type)) return v.picklist(type as string[]) as Entry;
-  switch (type) {
-    case "number":
-      return v.number() as Entry;
-    case "boolean":
-      return v.boolean() as Entry;
-    case "date":
-      return v.union([v.date(), v.pipe(v.string(), v.isoTimestamp())]) as Entry;
-    case "string[]":
-      return v.array(v.string()) as Entry;
-    case "number[]":
-      return v.array(v.number()) as Entry;
-    case "json":
-      return v.unknown() as Entry;
-    default:
-      return v.string() as Entry;
-  }
-}
+type Entry = FieldValueSchema;
 
 /**
  * Body entries for a table's `additionalFields` that clients may set (`input` not false):
@@ -33,7 +11,7 @@ export function additionalFieldEntries(fields: Record<string, DBField> | undefin
   const entries: Record<string, Entry> = {};
   for (const [name, field] of Object.entries(fields ?? {})) {
     if (field.input === false) continue;
-    const schema = fieldSchema(field);
+    const schema = fieldValueSchema(field);
     const needed = !partial && field.required !== false && field.defaultValue === undefined;
     entries[name] = needed ? schema : (v.nullish(schema) as Entry);
   }

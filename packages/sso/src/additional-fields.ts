@@ -1,4 +1,4 @@
-import { APIError, type DBField } from "@latchkey/core";
+import { APIError, fieldValueSchema, type DBField, type FieldValueSchema } from "@latchkey/core";
 import * as v from "valibot";
 import type { SSOProviderRow } from "./schema.js";
 
@@ -40,29 +40,7 @@ export function assertNoFieldCollisions(
   }
 }
 
-type Entry = v.GenericSchema<unknown, unknown>;
-
-/** The valibot schema of one field's value. */
-function valueSchema(field: DBField): Entry {
-  const { type } = field;
-  if (Array.isArray(type)) return v.picklist(type as string[]) as Entry;
-  switch (type) {
-    case "number":
-      return v.number() as Entry;
-    case "boolean":
-      return v.boolean() as Entry;
-    case "date":
-      return v.union([v.date(), v.pipe(v.string(), v.isoTimestamp())]) as Entry;
-    case "string[]":
-      return v.array(v.string()) as Entry;
-    case "number[]":
-      return v.array(v.number()) as Entry;
-    case "json":
-      return v.unknown() as Entry;
-    default:
-      return v.string() as Entry;
-  }
-}
+type Entry = FieldValueSchema;
 
 /**
  * Body entries for the fields: on register a required field without a default must be given,
@@ -79,7 +57,7 @@ export function additionalBodyEntries(
       entries[name] = v.optional(v.unknown()) as Entry;
       continue;
     }
-    const schema = valueSchema(field);
+    const schema = fieldValueSchema(field);
     const needed = !partial && field.required !== false && field.defaultValue === undefined;
     entries[name] = needed ? schema : (v.nullish(schema) as Entry);
   }
