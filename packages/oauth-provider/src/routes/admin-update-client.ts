@@ -9,10 +9,8 @@ import { oauthError } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import type { ClientMetadata } from "../registration-body.js";
 import { checkMetadata, metadataColumns, withDefaults } from "../registration.js";
+import { userUpdateEntries } from "./update-client.js";
 import { oauthProviderSchema, type OAuthClientRow } from "../schema.js";
-
-const text = v.optional(v.string());
-const list = v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1)));
 
 /**
  * The members an operator may change: the user's list plus the operator settings. Other members
@@ -22,24 +20,8 @@ const list = v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.mi
 const body = v.object({
   client_id: v.string(),
   update: v.object({
-    redirect_uris: list,
-    scope: text,
-    client_name: text,
-    client_uri: text,
-    logo_uri: text,
-    contacts: list,
-    tos_uri: text,
-    policy_uri: text,
-    software_id: text,
-    software_version: text,
-    software_statement: text,
-    post_logout_redirect_uris: list,
-    backchannel_logout_uri: text,
-    backchannel_logout_session_required: v.optional(v.boolean()),
-    application_type: v.optional(v.picklist(["web", "native"])),
-    grant_types: list,
+    ...userUpdateEntries,
     client_credentials_scopes: v.optional(v.array(v.pipe(v.string(), v.trim(), v.minLength(1)))),
-    response_types: v.optional(v.array(v.picklist(["code"]))),
     // Accepted and not stored: the reference writes it to a column its table does not have.
     client_secret_expires_at: v.optional(v.union([v.string(), v.number()])),
     skip_consent: v.optional(v.boolean()),

@@ -13,28 +13,27 @@ const text = v.optional(v.string());
 const list = v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1)));
 
 /** The members a user may change (the reference's list); the rest of a registration is fixed. */
-const body = v.object({
-  client_id: v.string(),
-  update: v.object({
-    redirect_uris: list,
-    scope: text,
-    client_name: text,
-    client_uri: text,
-    logo_uri: text,
-    contacts: list,
-    tos_uri: text,
-    policy_uri: text,
-    software_id: text,
-    software_version: text,
-    software_statement: text,
-    post_logout_redirect_uris: list,
-    backchannel_logout_uri: text,
-    backchannel_logout_session_required: v.optional(v.boolean()),
-    application_type: v.optional(v.picklist(["web", "native"])),
-    grant_types: list,
-    response_types: v.optional(v.array(v.picklist(["code"]))),
-  }),
-});
+export const userUpdateEntries = {
+  redirect_uris: list,
+  scope: text,
+  client_name: text,
+  client_uri: text,
+  logo_uri: text,
+  contacts: list,
+  tos_uri: text,
+  policy_uri: text,
+  software_id: text,
+  software_version: text,
+  software_statement: text,
+  post_logout_redirect_uris: list,
+  backchannel_logout_uri: text,
+  backchannel_logout_session_required: v.optional(v.boolean()),
+  application_type: v.optional(v.picklist(["web", "native"])),
+  grant_types: list,
+  response_types: v.optional(v.array(v.picklist(["code"]))),
+};
+
+const body = v.object({ client_id: v.string(), update: v.object(userUpdateEntries) });
 
 /**
  * `POST /oauth2/update-client` `{ client_id, update }`: changes one of the caller's clients. The
