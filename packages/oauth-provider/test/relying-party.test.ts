@@ -1,47 +1,10 @@
-import { serve } from "@hono/node-server";
-import { createAuth, type Auth } from "@latchkey/core";
-import { kyselyAdapter } from "@latchkey/adapter-kysely";
-import { jwt } from "@latchkey/jwt";
-import { CookieJar, testDatabase, TEST_SECRET, type TestDatabase } from "@latchkey/test-support";
-import type { AddressInfo } from "node:net";
+import { CookieJar } from "@latchkey/test-support";
 import * as oidc from "openid-client";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { oauthProvider } from "../src/index.ts";
+import { liveProvider, type LiveProvider } from "./live-provider.ts";
 
 const REDIRECT = "http://127.0.0.1:1/callback";
-
-/** A Latchkey provider listening on 127.0.0.1 (OS port), on a SQLite file. */
-async function liveProvider(): Promise<{ origin: string; auth: Auth; close(): Promise<void>; db: TestDatabase }> {
-  const db = await testDatabase("sqlite");
-  let auth: Auth | undefined;
-  const fetch = (request: Request) => (auth ? auth.handler(request) : Promise.resolve(new Response(null, { status: 503 })));
-  return new Promise((resolve) => {
-    const server = serve({ fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
-      const origin = `http://127.0.0.1:${info.port}`;
-      auth = createAuth({
-        database: kyselyAdapter(db.driver),
-        secret: TEST_SECRET,
-        baseURL: origin,
-        logger: { disabled: true },
-        emailAndPassword: { enabled: true },
-        plugins: [jwt(), oauthProvider({ loginPage: `${origin}/login`, consentPage: `${origin}/consent`, allowDynamicClientRegistration: true })],
-      });
-      void auth.createTables().then(() =>
-        resolve({
-          origin,
-          auth: auth!,
-          db,
-          close: async () => {
-            await new Promise<void>((done) => server.close(() => done()));
-            await auth!.$context.adapter.close?.();
-            await db.drop();
-          },
-        }),
-      );
-    });
-  });
-}
 
 /** A browser: fetch with a cookie jar and no automatic redirects. */
 function browser() {
@@ -60,13 +23,13 @@ function browser() {
 }
 
 describe("relying parties against a Latchkey provider over HTTP", () => {
-  let provider: Awaited<ReturnType<typeof liveProvider>>;
+  let provider: LiveProvider;
   let issuer: URL;
   let registered: { client_id: string; client_secret: string };
   const user = browser();
 
   beforeAll(async () => {
-    provider = await liveProvider();
+    provider = await liveProvider({ allowDynamicClientRegistration: true });
     issuer = new URL(`${provider.origin}/api/auth`);
     // The user signs up on the provider (its own sign-in page would do this).
     const signUp = await user.fetch(`${issuer.href}/sign-up/email`, {
