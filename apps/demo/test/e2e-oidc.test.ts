@@ -1,28 +1,10 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import * as oidc from "openid-client";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { sessionUser, signedUpPage, signUp, waitForSession } from "./e2e-browser.js";
+import { authorizationRequest, discover, redeem, startCallbackServer, type ClientCredentials } from "./relying-party.js";
 
 // The demo as an OpenID provider: a relying party (openid-client 6, in this process, with its
 // redirect URI on 127.0.0.1) signs a user in through the demo's login and consent pages.
-
-let callbackServer: Server | undefined;
-afterAll(() => new Promise<void>((done) => (callbackServer ? callbackServer.close(() => done()) : done())));
-
-/** The relying party's redirect URI: records each URL the browser lands on. */
-async function startCallbackServer(): Promise<{ redirectURI: string; landed: URL[] }> {
-  const landed: URL[] = [];
-  callbackServer = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
-    if (url.pathname !== "/callback") return void res.writeHead(404).end(); // the browser's /favicon.ico
-    landed.push(url);
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>RP</title><p id=rp>back at the application</p>");
-  });
-  await new Promise<void>((done) => callbackServer!.listen(0, "127.0.0.1", done));
-  const { port } = callbackServer.address() as AddressInfo;
-  return { redirectURI: `http://127.0.0.1:${port}/callback`, landed };
-}
 
 it("OpenID provider: an openid-client relying party signs a user in through the demo's login and consent pages", async () => {
   const { redirectURI, landed } = await startCallbackServer();
@@ -34,7 +16,7 @@ it("OpenID provider: an openid-client relying party signs a user in through the 
   await owner.fill("#oauth-app-redirect", redirectURI);
   await owner.click("#oauth-app-create button[type=submit]");
   await owner.waitForSelector("#oauth-app-created:not([hidden])");
-  const credentials = JSON.parse((await owner.textContent("#oauth-app-created")) ?? "") as { client_id: string; client_secret: string };
+  const credentials = JSON.parse((await owner.textContent("#oauth-app-created")) ?? "") as ClientCredentials;
   await owner.locator(`#oauth-apps li[data-client-id="${credentials.client_id}"]`, { hasText: "Relying Party" }).waitFor();
   await owner.close();
 
@@ -48,27 +30,11 @@ it("OpenID provider: an openid-client relying party signs a user in through the 
   await page.click("#sign-out");
   await waitForSession(page, null);
 
-  const config = await oidc.discovery(
-    new URL(`${demo.baseURL}/api/auth`),
-    credentials.client_id,
-    { id_token_signed_response_alg: "EdDSA" },
-    oidc.ClientSecretBasic(credentials.client_secret),
-    { execute: [oidc.allowInsecureRequests] },
-  );
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const nonce = oidc.randomNonce();
-  const authorizationURL = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirectURI,
-    scope: "openid profile email",
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: "S256",
-    state,
-    nonce,
-  });
+  const config = await discover(demo.baseURL, credentials);
+  const request = await authorizationRequest(config, redirectURI, "openid profile email");
 
   // authorize → the demo's login page → its consent page → the application's callback.
-  await page.goto(authorizationURL.href);
+  await page.goto(request.url.href);
   await page.waitForURL(/\/oauth\/sign-in\?/);
   await page.locator("#oauth-client", { hasText: credentials.client_id }).waitFor();
   await page.fill("#oauth-email", email);
@@ -90,12 +56,7 @@ it("OpenID provider: an openid-client relying party signs a user in through the 
   await page.locator("#rp").waitFor();
   expect(landed).toHaveLength(1);
 
-  const tokens = await oidc.authorizationCodeGrant(config, landed[0]!, {
-    pkceCodeVerifier: verifier,
-    expectedState: state,
-    expectedNonce: nonce,
-    idTokenExpected: true,
-  });
+  const tokens = await redeem(config, landed[0]!, request);
   const claims = tokens.claims()!;
   expect(claims).toMatchObject({ sub: user.id, iss: `${demo.baseURL}/api/auth`, aud: credentials.client_id });
   const userInfo = await oidc.fetchUserInfo(config, tokens.access_token, user.id);
