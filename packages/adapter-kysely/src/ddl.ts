@@ -153,7 +153,11 @@ export async function planMigrations(x: Executor): Promise<Compiled[]> {
   return [...creates, ...alters, ...indexes];
 }
 
-async function refuseUnsafeAdditions(x: Executor, model: ResolvedModel, missing: ResolvedField[]): Promise<void> {
+async function refuseUnsafeAdditions(
+  x: Executor,
+  model: ResolvedModel,
+  missing: ResolvedField[],
+): Promise<void> {
   const unsafe = missing.filter(
     (f) => f.required !== false && !isTimestampDefault(f, x.type) && staticDefault(f) === undefined,
   );

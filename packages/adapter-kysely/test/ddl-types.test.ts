@@ -147,14 +147,23 @@ describe("column types", () => {
         tenant: {
           fields: { domain: { type: "string", index: true } },
           indexes: [
-            { fields: ["domain"], name: "tenant_list_idx", where: { field: "domain", operator: "contains", value: "," } },
+            {
+              fields: ["domain"],
+              name: "tenant_list_idx",
+              where: { field: "domain", operator: "contains", value: "," },
+            },
           ],
         },
       },
       "tenant",
     );
     expect(tableIndexes(partial)).toEqual([
-      { name: "tenant_list_idx", columns: ["domain"], unique: false, where: { column: "domain", contains: "," } },
+      {
+        name: "tenant_list_idx",
+        columns: ["domain"],
+        unique: false,
+        where: { column: "domain", contains: "," },
+      },
     ]);
     expect(columnType(partial, "domain", partial.fields.domain ?? null, "mysql")).toBe("varchar(255)");
   });

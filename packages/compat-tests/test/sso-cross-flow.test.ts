@@ -128,7 +128,12 @@ describe("sso: the shared callback (redirectURI) across the two", () => {
       password: "password-1234",
       name: "O",
     });
-    await registerProvider(pair.reference, owner, { providerId: "shared", issuer: idp.issuer }, server.origin);
+    await registerProvider(
+      pair.reference,
+      owner,
+      { providerId: "shared", issuer: idp.issuer },
+      server.origin,
+    );
   });
   afterAll(async () => {
     pair.close();

@@ -6,13 +6,7 @@ import { organization as referenceOrganization } from "better-auth/plugins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organization } from "@latchkey/organization";
 import { sso } from "@latchkey/sso";
-import {
-  Browser,
-  startDNSServer,
-  startIdP,
-  type TestDNSServer,
-  type TestIdP,
-} from "@latchkey/test-support";
+import { Browser, startDNSServer, startIdP, type TestDNSServer, type TestIdP } from "@latchkey/test-support";
 import { jarFetch } from "./support/client-fetch.ts";
 import { signUp } from "./support/flows.ts";
 import { listen } from "./support/server.ts";
@@ -96,7 +90,11 @@ describe("sso domain verification across the two (real DNS over UDP)", () => {
     async (maker, verifier, id, sub) => {
       const owner = await signUp(pair.reference, user());
       const domain = `${id}.example.com`;
-      const registered = await registerProvider(pair[maker], owner, { providerId: id, issuer: idp.issuer, domain });
+      const registered = await registerProvider(pair[maker], owner, {
+        providerId: id,
+        issuer: idp.issuer,
+        domain,
+      });
       expect(registered).toMatchObject({ domainVerified: false });
       const token = registered.domainVerificationToken;
       // Both sides refuse sign-in through the unverified provider.

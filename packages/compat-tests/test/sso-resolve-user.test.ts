@@ -49,7 +49,12 @@ describe("sso: resolveUser answers and outcomes match the reference", () => {
       password: "password-1234",
       name: "O",
     });
-    await registerProvider(pair.latchkey, owner, { providerId: "resolve", issuer: idp.issuer }, server.origin);
+    await registerProvider(
+      pair.latchkey,
+      owner,
+      { providerId: "resolve", issuer: idp.issuer },
+      server.origin,
+    );
     chosenId = { reference: "", latchkey: "" };
     for (const side of ["reference", "latchkey"] as const) {
       const chosen = await signUp(pair[side], {

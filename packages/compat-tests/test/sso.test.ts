@@ -115,14 +115,24 @@ describe("sso: providers cross between the two", () => {
   it("row 151: a providerId that needs percent-encoding: the reference answers it raw in the redirect URI, Latchkey encoded", async () => {
     const owner = await signUp(pair.reference, user());
     const offline = { oidcConfig: OFFLINE_OIDC_CONFIG, domain: "tenant.example.com" };
-    const reference = await registerProvider(pair.reference, owner, { providerId: "Acme EU/tenant #1", ...offline });
-    const latchkey = await registerProvider(pair.latchkey, owner, { providerId: "Acme EU/tenant #2", ...offline });
+    const reference = await registerProvider(pair.reference, owner, {
+      providerId: "Acme EU/tenant #1",
+      ...offline,
+    });
+    const latchkey = await registerProvider(pair.latchkey, owner, {
+      providerId: "Acme EU/tenant #2",
+      ...offline,
+    });
     const callback = "http://localhost:3000/api/auth/sso/callback/";
     // Raw: the slash adds a path segment `/sso/callback/:providerId` cannot match, `#` starts a fragment.
     expect(reference.redirectURI).toBe(`${callback}Acme EU/tenant #1`);
     expect(latchkey.redirectURI).toBe(`${callback}Acme%20EU%2Ftenant%20%232`);
     // Both sides serve the provider the other registered, by its id.
-    const read = await get(pair.latchkey, owner.cookie, `/sso/get-provider?providerId=${encodeURIComponent("Acme EU/tenant #1")}`);
+    const read = await get(
+      pair.latchkey,
+      owner.cookie,
+      `/sso/get-provider?providerId=${encodeURIComponent("Acme EU/tenant #1")}`,
+    );
     expect(read.json?.providerId).toBe("Acme EU/tenant #1");
   });
 });

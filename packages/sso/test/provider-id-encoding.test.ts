@@ -34,7 +34,10 @@ describe("a providerId with characters that need percent-encoding", () => {
 
     const browser = new Browser(BASE, t.auth.handler);
     idp.login("erin-sub");
-    const res = await browser.post(`${AUTH}/sign-in/sso`, { callbackURL: "/dashboard", email: "erin@encoded.example" });
+    const res = await browser.post(`${AUTH}/sign-in/sso`, {
+      callbackURL: "/dashboard",
+      email: "erin@encoded.example",
+    });
     expect(res.status).toBe(200);
     const authorize = new URL(((await res.json()) as { url: string }).url);
     expect(authorize.searchParams.get("redirect_uri")).toBe(CALLBACK);
@@ -45,7 +48,9 @@ describe("a providerId with characters that need percent-encoding", () => {
       where: [{ field: "providerId", value: PROVIDER_ID }],
     });
     expect(account).toMatchObject({ providerId: PROVIDER_ID, accountId: "erin-sub" });
-    const session = (await (await browser.send(`${AUTH}/get-session`)).json()) as { user: { email: string } } | null;
+    const session = (await (await browser.send(`${AUTH}/get-session`)).json()) as {
+      user: { email: string };
+    } | null;
     expect(session?.user.email).toBe("erin@encoded.example");
   });
 });

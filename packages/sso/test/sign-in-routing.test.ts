@@ -142,7 +142,10 @@ describe("runtime discovery", () => {
       });
       expect(registered.status).toBe(200);
       const browser = new Browser(BASE, t.auth.handler);
-      const res = await browser.post(`${AUTH}/sign-in/sso`, { callbackURL: "/dashboard", providerId: "kept-method" });
+      const res = await browser.post(`${AUTH}/sign-in/sso`, {
+        callbackURL: "/dashboard",
+        providerId: "kept-method",
+      });
       expect(res.status).toBe(200);
       const authorize = new URL(((await res.json()) as { url: string }).url);
       expect(`${authorize.origin}${authorize.pathname}`).toBe(`${documents.origin}/auth`);
@@ -151,7 +154,9 @@ describe("runtime discovery", () => {
         model: "ssoProvider",
         where: [{ field: "providerId", value: "kept-method" }],
       });
-      expect(JSON.parse(row!.oidcConfig)).toMatchObject({ tokenEndpointAuthentication: "client_secret_basic" });
+      expect(JSON.parse(row!.oidcConfig)).toMatchObject({
+        tokenEndpointAuthentication: "client_secret_basic",
+      });
     } finally {
       await t.close();
       await documents.close();
