@@ -7,6 +7,8 @@ export interface PhysicalIndex {
   name: string;
   columns: string[];
   unique: boolean;
+  /** Partial index (PostgreSQL only): the rows whose `column` contains `contains`. */
+  where?: { column: string; contains: string };
 }
 
 const isText = (field: ResolvedField | undefined): boolean =>
@@ -14,18 +16,20 @@ const isText = (field: ResolvedField | undefined): boolean =>
 
 /** The model's table-level indexes over physical columns, named as the reference names them. */
 export function tableIndexes(model: ResolvedModel): PhysicalIndex[] {
+  const column = (name: string): string => {
+    const field = name === "id" ? undefined : model.fields[name];
+    if (name !== "id" && !field) {
+      throw new BetterAuthError(`Index on table "${model.tableName}" references unknown field "${name}".`);
+    }
+    return field?.fieldName ?? "id";
+  };
   return (model.indexes ?? []).map((index) => {
-    const columns = index.fields.map((name) => {
-      const field = name === "id" ? undefined : model.fields[name];
-      if (name !== "id" && !field) {
-        throw new BetterAuthError(`Index on table "${model.tableName}" references unknown field "${name}".`);
-      }
-      return field?.fieldName ?? "id";
-    });
+    const columns = index.fields.map(column);
     return {
       name: indexName(model.tableName, columns, index.unique ?? false, index.name),
       columns,
       unique: index.unique ?? false,
+      ...(index.where ? { where: { column: column(index.where.field), contains: index.where.value } } : {}),
     };
   });
 }
@@ -39,7 +43,8 @@ function mysqlIndexedLength(model: ResolvedModel, column: string): number | unde
   const byColumn = new Map(Object.values(model.fields).map((f) => [f.fieldName, f]));
   let length: number | undefined;
   for (const index of tableIndexes(model)) {
-    if (!index.columns.includes(column)) continue;
+    // Partial indexes are never created on MySQL: they do not size its columns.
+    if (index.where || !index.columns.includes(column)) continue;
     const texts = index.columns.filter((c) => isText(byColumn.get(c))).length;
     if (texts === 0) continue;
     const otherBytes = (index.columns.length - texts) * 16;

@@ -12,6 +12,7 @@ import { run, type Executor } from "./executor.js";
 import { indexName } from "./index-name.js";
 import { indexKey, listIndexes, listTables } from "./introspect.js";
 import { compile, quote, sql, table, type Compiled } from "./sql.js";
+import { escapeLike } from "./where.js";
 
 const isTimestampDefault = (field: ResolvedField, type: DatabaseType): boolean =>
   field.type === "date" && typeof field.defaultValue === "function" && type !== "sqlite";
@@ -95,11 +96,18 @@ export async function planMigrations(x: Executor): Promise<Compiled[]> {
   const indexes: Compiled[] = [];
   const addIndex = (on: string, index: PhysicalIndex): void => {
     if (existingIndexes.has(indexKey(on, index.name))) return;
+    // A partial index is PostgreSQL's alone (see ModelIndex.where).
+    if (index.where && type !== "postgres") return;
     existingIndexes.add(indexKey(on, index.name));
     const columns = index.columns.map((c) => quote(c, type)).join(", ");
+    // The predicate is the very text a `contains` clause compiles to (where.ts), with the pattern
+    // inlined: the planner uses the index only for a query whose clause implies it.
+    const rows = index.where
+      ? ` where ${quote(index.where.column, type)} LIKE ${literal(`%${escapeLike(index.where.contains)}%`, type)} ESCAPE '!'`
+      : "";
     indexes.push(
       statement(
-        `create ${index.unique ? "unique " : ""}index ${quote(index.name, type)} on ${tableName(on, type)} (${columns})`,
+        `create ${index.unique ? "unique " : ""}index ${quote(index.name, type)} on ${tableName(on, type)} (${columns})${rows}`,
       ),
     );
   };
@@ -145,7 +153,11 @@ export async function planMigrations(x: Executor): Promise<Compiled[]> {
   return [...creates, ...alters, ...indexes];
 }
 
-async function refuseUnsafeAdditions(x: Executor, model: ResolvedModel, missing: ResolvedField[]): Promise<void> {
+async function refuseUnsafeAdditions(
+  x: Executor,
+  model: ResolvedModel,
+  missing: ResolvedField[],
+): Promise<void> {
   const unsafe = missing.filter(
     (f) => f.required !== false && !isTimestampDefault(f, x.type) && staticDefault(f) === undefined,
   );

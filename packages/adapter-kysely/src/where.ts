@@ -10,7 +10,7 @@ const TRUE: Condition = sql`1 = 1`;
 const FALSE: Condition = sql`1 = 0`;
 
 /** `%`, `_` and the escape character itself are matched literally (`ESCAPE '!'` works on all three dialects). */
-const escapeLike = (text: string): string => text.replace(/[!%_]/g, (c) => `!${c}`);
+export const escapeLike = (text: string): string => text.replace(/[!%_]/g, (c) => `!${c}`);
 
 function like(column: unknown, pattern: string): Condition {
   return sql`${column} LIKE ${pattern} ESCAPE '!'`;

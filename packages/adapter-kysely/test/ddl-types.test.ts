@@ -140,4 +140,31 @@ describe("column types", () => {
     expect(columnType(indexed, "n", field("n"), "mysql")).toBe("integer");
     expect(columnType(indexed, "a", field("a"), "postgres")).toBe("text");
   });
+
+  it("a partial index keeps its rows' predicate and does not size MySQL columns (never created there)", () => {
+    const partial = model(
+      {
+        tenant: {
+          fields: { domain: { type: "string", index: true } },
+          indexes: [
+            {
+              fields: ["domain"],
+              name: "tenant_list_idx",
+              where: { field: "domain", operator: "contains", value: "," },
+            },
+          ],
+        },
+      },
+      "tenant",
+    );
+    expect(tableIndexes(partial)).toEqual([
+      {
+        name: "tenant_list_idx",
+        columns: ["domain"],
+        unique: false,
+        where: { column: "domain", contains: "," },
+      },
+    ]);
+    expect(columnType(partial, "domain", partial.fields.domain ?? null, "mysql")).toBe("varchar(255)");
+  });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sso } from "@latchkey/sso";
 import { signUp } from "./support/flows.ts";
 import { createPair, jsonPost, type Handler, type Pair } from "./support/instances.ts";
+import { OFFLINE_OIDC_CONFIG, providerBody, registerProvider } from "./support/sso-provider.ts";
 
 /**
  * `schema.ssoProvider.additionalFields` configured alike on both sides over one database: a
@@ -19,20 +20,6 @@ const schema = {
     },
   },
 } as const;
-
-const registration = (providerId: string) => ({
-  providerId,
-  issuer: "https://idp.example.com",
-  domain: `${providerId}.example.com`,
-  oidcConfig: {
-    clientId: "client-id-1234",
-    clientSecret: "the-client-secret",
-    skipDiscovery: true,
-    authorizationEndpoint: "https://idp.example.com/authorize",
-    tokenEndpoint: "https://idp.example.com/token",
-    jwksEndpoint: "https://idp.example.com/jwks",
-  },
-});
 
 const call = async (handler: Handler, cookie: string, path: string, body?: unknown) => {
   const response = await handler(
@@ -72,13 +59,13 @@ describe("sso: additional fields on ssoProvider match the reference", () => {
       name: "F",
     });
     const id = `fields-${maker}`;
-    const created = await call(pair[maker], owner.cookie, "/sso/register", {
-      ...registration(id),
+    const created = await registerProvider(pair[maker], owner, {
+      providerId: id,
+      oidcConfig: OFFLINE_OIDC_CONFIG,
       tier: "gold",
       internalNote: "ops",
     });
-    expect(created.status).toBe(200);
-    expect(extra(created.json)).toEqual({ tier: "gold", seats: 5, locked: false });
+    expect(extra(created)).toEqual({ tier: "gold", seats: 5, locked: false });
     const row = pair.db
       .prepare("select tier, seats, internalNote, locked from ssoProvider where providerId = ?")
       .all([id]);
@@ -107,7 +94,7 @@ describe("sso: additional fields on ssoProvider match the reference", () => {
     const answers = [];
     for (const side of ["reference", "latchkey"] as const) {
       const refused = await call(pair[side], owner.cookie, "/sso/register", {
-        ...registration(`locked-${side}`),
+        ...providerBody({ providerId: `locked-${side}`, oidcConfig: OFFLINE_OIDC_CONFIG }),
         tier: "gold",
         locked: true,
       });

@@ -1,9 +1,10 @@
 import { sso as referenceSSO } from "@better-auth/sso";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sso } from "@latchkey/sso";
-import { Browser, CLIENT_ID, CLIENT_SECRET, startIdP, type TestIdP } from "@latchkey/test-support";
+import { Browser, startIdP, type TestIdP } from "@latchkey/test-support";
 import { signUp } from "./support/flows.ts";
-import { BASE_PATH, createPair, jsonPost, type Pair } from "./support/instances.ts";
+import { BASE_PATH, createPair, type Pair } from "./support/instances.ts";
+import { registerProvider } from "./support/sso-provider.ts";
 import { listen, type LiveServer } from "./support/server.ts";
 
 /**
@@ -34,20 +35,7 @@ describe("sso: a sign-in started on one side finishes on the other (state and fi
       password: "password-1234",
       name: "O",
     });
-    const registered = await pair.latchkey(
-      jsonPost(
-        "/sso/register",
-        {
-          providerId: "both",
-          issuer: idp.issuer,
-          domain: "both.example.com",
-          oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
-        },
-        { cookie: owner.cookie, origin: server.origin },
-      ),
-    );
-    if (registered.status !== 200)
-      throw new Error(`register: ${registered.status} ${await registered.text()}`);
+    await registerProvider(pair.latchkey, owner, { providerId: "both", issuer: idp.issuer }, server.origin);
   });
   afterAll(async () => {
     pair.close();
@@ -140,20 +128,12 @@ describe("sso: the shared callback (redirectURI) across the two", () => {
       password: "password-1234",
       name: "O",
     });
-    const registered = await pair.reference(
-      jsonPost(
-        "/sso/register",
-        {
-          providerId: "shared",
-          issuer: idp.issuer,
-          domain: "shared.example.com",
-          oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
-        },
-        { cookie: owner.cookie, origin: server.origin },
-      ),
+    await registerProvider(
+      pair.reference,
+      owner,
+      { providerId: "shared", issuer: idp.issuer },
+      server.origin,
     );
-    if (registered.status !== 200)
-      throw new Error(`register: ${registered.status} ${await registered.text()}`);
   });
   afterAll(async () => {
     pair.close();

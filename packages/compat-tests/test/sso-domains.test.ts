@@ -6,19 +6,12 @@ import { organization as referenceOrganization } from "better-auth/plugins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organization } from "@latchkey/organization";
 import { sso } from "@latchkey/sso";
-import {
-  Browser,
-  CLIENT_ID,
-  CLIENT_SECRET,
-  startDNSServer,
-  startIdP,
-  type TestDNSServer,
-  type TestIdP,
-} from "@latchkey/test-support";
+import { Browser, startDNSServer, startIdP, type TestDNSServer, type TestIdP } from "@latchkey/test-support";
 import { jarFetch } from "./support/client-fetch.ts";
 import { signUp } from "./support/flows.ts";
 import { listen } from "./support/server.ts";
 import { BASE_PATH, createPair, jsonPost, type Handler, type Pair } from "./support/instances.ts";
+import { registerProvider } from "./support/sso-provider.ts";
 
 /**
  * `@latchkey/sso` domain verification and organization provisioning beside the reference's
@@ -73,14 +66,6 @@ async function ssoSignIn(handler: Handler, sub: string, providerId: string) {
   return { status: 200, user: session?.user ?? null, location };
 }
 
-const registration = (providerId: string, domain: string, organizationId?: string) => ({
-  providerId,
-  issuer: idp.issuer,
-  domain,
-  oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
-  ...(organizationId ? { organizationId } : {}),
-});
-
 describe("sso domain verification across the two (real DNS over UDP)", () => {
   let pair: Pair;
   beforeAll(async () => {
@@ -105,9 +90,13 @@ describe("sso domain verification across the two (real DNS over UDP)", () => {
     async (maker, verifier, id, sub) => {
       const owner = await signUp(pair.reference, user());
       const domain = `${id}.example.com`;
-      const registered = await post(pair[maker], owner.cookie, "/sso/register", registration(id, domain));
-      expect(registered.json).toMatchObject({ domainVerified: false });
-      const token = registered.json?.domainVerificationToken;
+      const registered = await registerProvider(pair[maker], owner, {
+        providerId: id,
+        issuer: idp.issuer,
+        domain,
+      });
+      expect(registered).toMatchObject({ domainVerified: false });
+      const token = registered.domainVerificationToken;
       // Both sides refuse sign-in through the unverified provider.
       expect((await ssoSignIn(pair.reference, sub, id)).status).toBe(401);
       expect((await ssoSignIn(pair.latchkey, sub, id)).status).toBe(401);
@@ -133,13 +122,7 @@ describe("sso domain verification across the two (real DNS over UDP)", () => {
 
   it("row 125: through a verified domain the reference stores email_verified: false, Latchkey true", async () => {
     const owner = await signUp(pair.reference, user());
-    const registered = await post(
-      pair.reference,
-      owner.cookie,
-      "/sso/register",
-      registration("trust", "trust.example.com"),
-    );
-    expect(registered.status).toBe(200);
+    await registerProvider(pair.reference, owner, { providerId: "trust", issuer: idp.issuer });
     pair.db.prepare("update ssoProvider set domainVerified = 1 where providerId = ?").run(["trust"]);
     const reference = await ssoSignIn(pair.reference, "tess-sub", "trust");
     expect(reference.user).toMatchObject({ email: "tess@trust.example.com", emailVerified: false });
@@ -166,13 +149,12 @@ describe("sso organization provisioning across the two", () => {
       slug: "org-dv",
     });
     const organizationId = String(created.json?.id);
-    const registered = await post(
-      pair.reference,
-      owner.cookie,
-      "/sso/register",
-      registration("org-ref", "org.example.com", organizationId),
-    );
-    expect(registered.status).toBe(200);
+    await registerProvider(pair.reference, owner, {
+      providerId: "org-ref",
+      issuer: idp.issuer,
+      domain: "org.example.com",
+      organizationId,
+    });
     const first = await ssoSignIn(pair.reference, "gail-sub", "org-ref");
     const members = () =>
       pair.db

@@ -1,9 +1,10 @@
 import { sso as referenceSSO } from "@better-auth/sso";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sso } from "@latchkey/sso";
-import { Browser, CLIENT_ID, CLIENT_SECRET, startIdP, type TestIdP } from "@latchkey/test-support";
+import { Browser, startIdP, type TestIdP } from "@latchkey/test-support";
 import { signUp } from "./support/flows.ts";
-import { BASE_PATH, createPair, jsonPost, type Pair } from "./support/instances.ts";
+import { BASE_PATH, createPair, type Pair } from "./support/instances.ts";
+import { registerProvider } from "./support/sso-provider.ts";
 import { listen, type LiveServer } from "./support/server.ts";
 
 type Side = "reference" | "latchkey";
@@ -48,20 +49,12 @@ describe("sso: resolveUser answers and outcomes match the reference", () => {
       password: "password-1234",
       name: "O",
     });
-    const registered = await pair.latchkey(
-      jsonPost(
-        "/sso/register",
-        {
-          providerId: "resolve",
-          issuer: idp.issuer,
-          domain: "resolve.example.com",
-          oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
-        },
-        { cookie: owner.cookie, origin: server.origin },
-      ),
+    await registerProvider(
+      pair.latchkey,
+      owner,
+      { providerId: "resolve", issuer: idp.issuer },
+      server.origin,
     );
-    if (registered.status !== 200)
-      throw new Error(`register: ${registered.status} ${await registered.text()}`);
     chosenId = { reference: "", latchkey: "" };
     for (const side of ["reference", "latchkey"] as const) {
       const chosen = await signUp(pair[side], {
@@ -202,20 +195,7 @@ describe("sso: resolveUser with sessions in secondary storage", () => {
       password: "password-1234",
       name: "O",
     });
-    const registered = await pair.latchkey(
-      jsonPost(
-        "/sso/register",
-        {
-          providerId: "cached",
-          issuer: idp.issuer,
-          domain: "cached.example.com",
-          oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
-        },
-        { cookie: owner.cookie, origin: server.origin },
-      ),
-    );
-    if (registered.status !== 200)
-      throw new Error(`register: ${registered.status} ${await registered.text()}`);
+    await registerProvider(pair.latchkey, owner, { providerId: "cached", issuer: idp.issuer }, server.origin);
   });
   afterAll(async () => {
     pair.close();

@@ -3,11 +3,12 @@ import { ssoClient } from "@better-auth/sso/client";
 import { createAuthClient } from "better-auth/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sso } from "@latchkey/sso";
-import { Browser, CLIENT_ID, CLIENT_SECRET, startIdP, type TestIdP } from "@latchkey/test-support";
+import { Browser, startIdP, type TestIdP } from "@latchkey/test-support";
 import { jarFetch } from "./support/client-fetch.ts";
 import { signUp } from "./support/flows.ts";
 import { BASE_PATH, createPair, jsonPost, type Handler, type Pair } from "./support/instances.ts";
 import { listen } from "./support/server.ts";
+import { OFFLINE_OIDC_CONFIG, providerBody, registerProvider } from "./support/sso-provider.ts";
 
 /**
  * `@latchkey/sso` beside the reference's `sso()` (`@better-auth/sso` 1.7.5) on one database:
@@ -17,21 +18,6 @@ import { listen } from "./support/server.ts";
 const PASSWORD = "password-1234";
 let n = 0;
 const user = () => ({ email: `sso-${++n}@example.com`, password: PASSWORD, name: "S" });
-
-/** A registration that needs no network: endpoints given, discovery skipped. */
-const registration = (providerId: string) => ({
-  providerId,
-  issuer: "https://idp.example.com",
-  domain: `${providerId}.example.com`,
-  oidcConfig: {
-    clientId: "client-id-1234",
-    clientSecret: "the-client-secret",
-    skipDiscovery: true,
-    authorizationEndpoint: "https://idp.example.com/authorize",
-    tokenEndpoint: "https://idp.example.com/token",
-    jwksEndpoint: "https://idp.example.com/jwks",
-  },
-});
 
 const post = async (handler: Handler, cookie: string, path: string, body: unknown) => {
   const response = await handler(jsonPost(path, body, { cookie }));
@@ -68,7 +54,7 @@ describe("sso: providers cross between the two", () => {
     async (maker, reader) => {
       const owner = await signUp(pair.reference, user());
       const id = `cross-${maker}`;
-      expect((await post(pair[maker], owner.cookie, "/sso/register", registration(id))).status).toBe(200);
+      await registerProvider(pair[maker], owner, { providerId: id, oidcConfig: OFFLINE_OIDC_CONFIG });
       const mine = await get(pair[maker], owner.cookie, `/sso/get-provider?providerId=${id}`);
       const theirs = await get(pair[reader], owner.cookie, `/sso/get-provider?providerId=${id}`);
       expect(theirs.status).toBe(200);
@@ -118,12 +104,36 @@ describe("sso: providers cross between the two", () => {
 
   it("row 121: the reference's register answer carries the client secret; Latchkey's does not", async () => {
     const owner = await signUp(pair.reference, user());
-    const reference = await post(pair.reference, owner.cookie, "/sso/register", registration("secret-ref"));
-    expect(JSON.stringify(reference.json)).toContain("the-client-secret");
-    const latchkey = await post(pair.latchkey, owner.cookie, "/sso/register", registration("secret-lk"));
-    expect(latchkey.status).toBe(200);
-    expect(JSON.stringify(latchkey.json)).not.toContain("the-client-secret");
-    expect(latchkey.json?.oidcConfig).toMatchObject({ clientIdLastFour: "****1234" });
+    const offline = { oidcConfig: OFFLINE_OIDC_CONFIG };
+    const reference = await registerProvider(pair.reference, owner, { providerId: "secret-ref", ...offline });
+    expect(JSON.stringify(reference)).toContain("the-client-secret");
+    const latchkey = await registerProvider(pair.latchkey, owner, { providerId: "secret-lk", ...offline });
+    expect(JSON.stringify(latchkey)).not.toContain("the-client-secret");
+    expect(latchkey.oidcConfig).toMatchObject({ clientIdLastFour: "****1234" });
+  });
+
+  it("row 151: a providerId that needs percent-encoding: the reference answers it raw in the redirect URI, Latchkey encoded", async () => {
+    const owner = await signUp(pair.reference, user());
+    const offline = { oidcConfig: OFFLINE_OIDC_CONFIG, domain: "tenant.example.com" };
+    const reference = await registerProvider(pair.reference, owner, {
+      providerId: "Acme EU/tenant #1",
+      ...offline,
+    });
+    const latchkey = await registerProvider(pair.latchkey, owner, {
+      providerId: "Acme EU/tenant #2",
+      ...offline,
+    });
+    const callback = "http://localhost:3000/api/auth/sso/callback/";
+    // Raw: the slash adds a path segment `/sso/callback/:providerId` cannot match, `#` starts a fragment.
+    expect(reference.redirectURI).toBe(`${callback}Acme EU/tenant #1`);
+    expect(latchkey.redirectURI).toBe(`${callback}Acme%20EU%2Ftenant%20%232`);
+    // Both sides serve the provider the other registered, by its id.
+    const read = await get(
+      pair.latchkey,
+      owner.cookie,
+      `/sso/get-provider?providerId=${encodeURIComponent("Acme EU/tenant #1")}`,
+    );
+    expect(read.json?.providerId).toBe("Acme EU/tenant #1");
   });
 });
 
@@ -144,7 +154,9 @@ describe("sso: the reference's ssoClient() over real HTTP", () => {
         plugins: [ssoClient()],
       });
       await client.signUp.email({ email: "client@example.com", password: PASSWORD, name: "C" });
-      const registered = await client.sso.register(registration("client"));
+      const registered = await client.sso.register(
+        providerBody({ providerId: "client", oidcConfig: OFFLINE_OIDC_CONFIG }),
+      );
       const listed = await client.sso.providers();
       const got = await client.sso.getProvider({ query: { providerId: "client" } });
       const updated = await client.sso.updateProvider({ providerId: "client", domain: "c.example.com" });
@@ -202,14 +214,7 @@ describe("sso: a provider registered on one side signs users in on the other (re
     "registered with discovery on %s, sign-in on %s ends with a session and an account keyed by sub",
     async (maker, signer, id, who) => {
       const owner = await signUp(pair.reference, user());
-      const body = {
-        providerId: id,
-        issuer: idp.issuer,
-        domain: `${id}.example.com`,
-        oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
-      };
-      const registered = await post(pair[maker], owner.cookie, "/sso/register", body);
-      expect(registered.status).toBe(200);
+      await registerProvider(pair[maker], owner, { providerId: id, issuer: idp.issuer });
       const browser = new Browser("http://localhost:3000", pair[signer]);
       idp.login(`${who}-sub`);
       const started = await browser.post("http://localhost:3000/api/auth/sign-in/sso", {

@@ -57,12 +57,16 @@ function endpointField(value: unknown, issuer: string): string | undefined {
 
 /**
  * The method to authenticate with: the configured one when the IdP supports it (or lists
- * none), else the first the IdP offers of basic, post, private_key_jwt.
+ * none), else the first the IdP offers of basic, post, private_key_jwt. At runtime (a stored
+ * provider missing endpoints) the stored method is kept whatever the document lists, and a
+ * document offering none of the three means basic, as the reference hydrates stored providers.
  */
 function pickAuthMethod(
   configured: TokenEndpointAuthentication | undefined,
   supported: unknown,
+  atRuntime: boolean,
 ): TokenEndpointAuthentication {
+  if (atRuntime && configured) return configured;
   const list = Array.isArray(supported) ? supported.filter((m): m is string => typeof m === "string") : [];
   if (configured) {
     if (list.length && !list.includes(configured))
@@ -75,6 +79,7 @@ function pickAuthMethod(
   if (!list.length || list.includes("client_secret_basic")) return "client_secret_basic";
   if (list.includes("client_secret_post")) return "client_secret_post";
   if (list.includes("private_key_jwt")) return "private_key_jwt";
+  if (atRuntime) return "client_secret_basic";
   throw discoveryError(
     "unsupported_token_auth_method",
     "The IdP supports none of the token endpoint authentication methods",
@@ -108,11 +113,13 @@ async function fetchDocument(url: string): Promise<unknown> {
  * issuer's `/.well-known/openid-configuration`) without following redirects, requires the
  * document's `issuer` to equal the configured one (OIDC Discovery §4.3; a trailing slash
  * aside) and `authorization_endpoint`, `token_endpoint`, `jwks_uri`, and every URL used to
- * lie on a trusted origin. Throws the reference's `{ code, message }` errors.
+ * lie on a trusted origin. Throws the reference's `{ code, message }` errors. `atRuntime`: for a
+ * stored provider at sign-in, whose token endpoint method is kept (see `pickAuthMethod`).
  */
 export async function discover(
   input: DiscoveryInput,
   trustedOrigins: readonly string[],
+  { atRuntime = false }: { atRuntime?: boolean } = {},
 ): Promise<DiscoveredEndpoints> {
   let url: string;
   try {
@@ -160,6 +167,7 @@ export async function discover(
     tokenEndpointAuthentication: pickAuthMethod(
       input.tokenEndpointAuthentication,
       doc.token_endpoint_auth_methods_supported,
+      atRuntime,
     ),
   };
 }

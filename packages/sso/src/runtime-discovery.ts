@@ -13,7 +13,8 @@ export async function withRuntimeDiscovery(
 ): Promise<FoundProvider> {
   const { config } = found;
   if (config.authorizationEndpoint && config.tokenEndpoint && config.jwksEndpoint) return found;
-  const discovered = await discover({ ...config, issuer: found.issuer }, trustedOrigins);
+  // The stored token endpoint method stands, as the reference keeps it: discovery only fills gaps.
+  const discovered = await discover({ ...config, issuer: found.issuer }, trustedOrigins, { atRuntime: true });
   return {
     ...found,
     config: {

@@ -1,4 +1,16 @@
-import type { SchemaDefinition } from "@latchkey/core";
+import type { ModelIndex, SchemaDefinition } from "@latchkey/core";
+
+/**
+ * The rows whose `domain` holds a comma-separated list, indexed apart (PostgreSQL: a partial
+ * index), so the sign-in lookup that reads them (`domain` contains ",") never reads the table.
+ */
+function domainListIndex(table: string): ModelIndex {
+  return {
+    fields: ["domain"],
+    name: `${table}_domain_list_idx`,
+    where: { field: "domain", operator: "contains", value: "," },
+  };
+}
 
 /**
  * The `ssoProvider` table, column for column the reference's: `oidcConfig` and `samlConfig`
@@ -21,6 +33,7 @@ export const ssoSchema = {
       organizationId: { type: "string", required: false, index: true },
       domain: { type: "string", required: true, index: true },
     },
+    indexes: [domainListIndex("ssoProvider")],
   },
 } satisfies SchemaDefinition;
 
@@ -109,5 +122,6 @@ export function resolveSSOSchema(options: {
     fields[key] = column ? { ...field, fieldName: column } : field;
   }
   Object.assign(fields, extra);
-  return { ssoProvider: { fields, ...(options.modelName ? { modelName: options.modelName } : {}) } };
+  const indexes = [domainListIndex(options.modelName ?? "ssoProvider")];
+  return { ssoProvider: { fields, indexes, ...(options.modelName ? { modelName: options.modelName } : {}) } };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organization } from "@latchkey/organization";
 import { Browser, startIdP, type TestAuth, type TestIdP } from "@latchkey/test-support";
+import { startDocumentServer } from "./document-server.ts";
 import { AUTH, registration, signedIn, ssoInstance } from "./instance.ts";
 
 const BASE = "http://localhost:3000";
@@ -120,5 +121,45 @@ describe("runtime discovery", () => {
       where: [{ field: "providerId", value: "bare" }],
     });
     expect(JSON.parse(row!.oidcConfig).tokenEndpoint).toBeUndefined();
+  });
+
+  it("keeps the stored token endpoint method at runtime, even one the discovery document does not list", async () => {
+    // The document lists only private_key_jwt; the provider was stored with client_secret_basic.
+    const documents = await startDocumentServer();
+    const t = await ssoInstance("sqlite", idp, {}, { trustedOrigins: [idp.issuer, documents.origin] });
+    try {
+      const owner = await signedIn(t, "kept-method-owner");
+      const registered = await owner.post("/sso/register", {
+        providerId: "kept-method",
+        issuer: documents.origin,
+        domain: "kept.example",
+        oidcConfig: {
+          clientId: "kept-client",
+          clientSecret: "kept-secret",
+          skipDiscovery: true,
+          discoveryEndpoint: `${documents.origin}/doc`,
+        },
+      });
+      expect(registered.status).toBe(200);
+      const browser = new Browser(BASE, t.auth.handler);
+      const res = await browser.post(`${AUTH}/sign-in/sso`, {
+        callbackURL: "/dashboard",
+        providerId: "kept-method",
+      });
+      expect(res.status).toBe(200);
+      const authorize = new URL(((await res.json()) as { url: string }).url);
+      expect(`${authorize.origin}${authorize.pathname}`).toBe(`${documents.origin}/auth`);
+      expect(documents.paths).toContain("/doc");
+      const row = await t.auth.$context.adapter.findOne<{ oidcConfig: string }>({
+        model: "ssoProvider",
+        where: [{ field: "providerId", value: "kept-method" }],
+      });
+      expect(JSON.parse(row!.oidcConfig)).toMatchObject({
+        tokenEndpointAuthentication: "client_secret_basic",
+      });
+    } finally {
+      await t.close();
+      await documents.close();
+    }
   });
 });

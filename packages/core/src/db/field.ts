@@ -52,6 +52,14 @@ export interface ModelIndex {
   fields: string[];
   unique?: boolean;
   name?: string;
+  /**
+   * A partial index over the rows whose `field` contains `value` (`WHERE <column> LIKE
+   * '%<value>%'`, the text a `contains` where-clause sends), so a query carrying that clause can
+   * read those rows from the index alone. Created on PostgreSQL only: MySQL has no partial
+   * indexes and SQLite's planner never matches one against a bound pattern, so there it would
+   * cost every write and serve no read.
+   */
+  where?: { field: string; operator: "contains"; value: string };
 }
 
 /** A table, as a plugin or core declares it. Field keys are logical names. */

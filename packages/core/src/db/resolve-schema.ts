@@ -31,11 +31,11 @@ export function resolveSchema(
       if (def.modelName) target.modelName = def.modelName;
       if (def.disableMigration) target.disableMigration = true;
       for (const index of def.indexes ?? []) {
-        // Two sources declaring the same index (name, fields, uniqueness) yield one index.
-        const key = JSON.stringify([index.name ?? null, index.fields, index.unique ?? false]);
-        const known = (target.indexes ??= []).some(
-          (i) => JSON.stringify([i.name ?? null, i.fields, i.unique ?? false]) === key,
-        );
+        // Two sources declaring the same index (name, fields, uniqueness, rows) yield one index.
+        const keyOf = (i: typeof index): string =>
+          JSON.stringify([i.name ?? null, i.fields, i.unique ?? false, i.where ?? null]);
+        const key = keyOf(index);
+        const known = (target.indexes ??= []).some((i) => keyOf(i) === key);
         if (!known) target.indexes.push(index);
       }
       for (const [field, attr] of Object.entries(def.fields)) {
