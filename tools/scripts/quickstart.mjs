@@ -2,7 +2,7 @@
 // The README's two commands land here: `npm run demo` and `npm test` (and `npm run bench`).
 // On a machine with only Node 20 and npm it installs the pinned pnpm, the workspace, and
 // (for tests) starts the local database servers and the browser the end-to-end test drives.
-import { execSync, spawnSync } from "node:child_process";
+import { execSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +24,25 @@ function run(cmd, args, opts = {}) {
   if (res.status !== 0) {
     console.error(`\n[latchkey] failed: ${cmd} ${args.join(" ")} (exit ${res.status ?? res.signal})`);
     process.exit(res.status ?? 1);
+  }
+}
+
+/** Runs commands at once; exits with the first failure's status once all have ended. */
+async function runSideBySide(commands) {
+  const results = await Promise.all(
+    commands.map(
+      ([cmd, args]) =>
+        new Promise((done) => {
+          const child = spawn(cmd, args, { stdio: "inherit", cwd: root, env });
+          child.on("error", () => done({ cmd, args, status: 1 }));
+          child.on("exit", (code, signal) => done({ cmd, args, status: code ?? signal }));
+        }),
+    ),
+  );
+  const failed = results.find((res) => res.status !== 0);
+  if (failed) {
+    console.error(`\n[latchkey] failed: ${failed.cmd} ${failed.args.join(" ")} (exit ${failed.status})`);
+    process.exit(typeof failed.status === "number" ? failed.status : 1);
   }
 }
 
@@ -50,8 +69,12 @@ if (action === "demo") {
 } else if (action === "test") {
   await ensureServices({ required: true });
   run("node", ["tools/scripts/ensure-chromium.mjs"]);
-  run("pnpm", ["run", "lint"]);
-  run("pnpm", ["exec", "nx", "run-many", "-t", "typecheck", "--parallel=2", "--outputStyle=static"]);
+  // Lint and the whole-workspace typecheck are one single-threaded process each: side by side
+  // they take the two cores of the CI machine.
+  await runSideBySide([
+    ["pnpm", ["run", "--silent", "lint"]],
+    ["pnpm", ["run", "--silent", "typecheck"]],
+  ]);
   // Build, pack and lint every published package, install the tarballs with npm outside the
   // workspace and run the smoke flow there. Before vitest, whose summary stays the last line.
   run("node", ["tools/scripts/installed-smoke.mjs"]);
