@@ -81,14 +81,35 @@ export function decodeValue(field: ResolvedField, value: unknown): unknown {
   }
 }
 
+/** What reading one row of a model needs per output field: logical name, field, column. */
+type ReadPlan = ReadonlyArray<readonly [name: string, field: ResolvedField, column: string]>;
+
+// Whole-row reads of a model share one plan: a page of rows looks its fields up once, not per row.
+const wholeRowPlans = new WeakMap<ResolvedModel, ReadPlan>();
+
+/** The fields to read back for `select` (every field without one), with their columns. */
+export function readPlan(model: ResolvedModel, select?: string[]): ReadPlan {
+  const whole = !select?.length;
+  const cached = whole ? wholeRowPlans.get(model) : undefined;
+  if (cached) return cached;
+  const plan: ReadPlan = outputFields(model, select).map((name) => {
+    const field = fieldOf(model, name);
+    return [name, field, field.fieldName] as const;
+  });
+  if (whole) wholeRowPlans.set(model, plan);
+  return plan;
+}
+
+/** Turns a row keyed by physical columns into one keyed by logical fields, following `plan`. */
+export function decodeWith<T extends Row>(plan: ReadPlan, row: Row): T {
+  const out: Row = {};
+  for (const [name, field, column] of plan) out[name] = decodeValue(field, row[column]);
+  return out as T;
+}
+
 /** Turns a row keyed by physical columns into one keyed by logical fields. */
 export function decodeRow<T extends Row>(model: ResolvedModel, row: Row, select?: string[]): T {
-  const out: Row = {};
-  for (const name of outputFields(model, select)) {
-    const field = fieldOf(model, name);
-    out[name] = decodeValue(field, row[field.fieldName]);
-  }
-  return out as T;
+  return decodeWith<T>(readPlan(model, select), row);
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   type Row,
   type Where,
 } from "@latchkey/core";
-import { decodeRow, encodeRow } from "./encode.js";
+import { decodeRow, decodeWith, encodeRow, readPlan } from "./encode.js";
 import { run, type Executor } from "./executor.js";
 import { fieldOf, modelOf, outputFields } from "./model.js";
 import { sessionWithUser } from "./session-join.js";
@@ -85,7 +85,8 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
             : EMPTY;
       const offsetSql = offset !== undefined ? sql` OFFSET ${offset}` : EMPTY;
       const query = sql`SELECT ${columns(m, select)} FROM ${table(m.tableName)}${whereClause(where(m, w))}${order}${limitSql}${offsetSql}`;
-      return (await rows(query)).map((row) => decodeRow<T>(m, row, select));
+      const plan = readPlan(m, select);
+      return (await rows(query)).map((row) => decodeWith<T>(plan, row));
     },
     async count({ model: name, where: w }) {
       const m = model(name);

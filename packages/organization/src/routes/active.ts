@@ -141,17 +141,29 @@ export function getFullOrganization(options: ResolvedOrganizationOptions) {
   );
 }
 
+/** The user columns a member answer nests: read alone, the rest of the row is never decoded. */
+const MEMBER_USER_FIELDS = ["id", "name", "email", "image"];
+
 /** Members with `user: { id, name, email, image }`, the users read in one query. */
 export async function membersWithUsers(ctx: EndpointContext, members: MemberRow[]) {
   const { adapter, schema } = ctx.context;
   if (!members.length) return [];
   const ids = [...new Set(members.map((m) => m.userId))];
-  const users = await adapter.findMany<User>({ model: "user", where: [{ field: "id", value: ids, operator: "in" }], limit: ids.length });
-  const byId = new Map(users.map((u) => [u.id, u]));
-  return members.flatMap((member) => {
-    const user = byId.get(member.userId);
-    return user ? [{ ...toOutput(schema, "member", member), user: memberUser(user) }] : [];
+  const users = await adapter.findMany<User>({
+    model: "user",
+    where: [{ field: "id", value: ids, operator: "in" }],
+    limit: ids.length,
+    select: MEMBER_USER_FIELDS,
   });
+  const byId = new Map(users.map((u) => [u.id, u]));
+  // Pages run to hundreds of rows: decide once whether any member field is hidden.
+  const hidden = Object.values(schema.member?.fields ?? {}).some((field) => field.returned === false);
+  const out = [];
+  for (const member of members) {
+    const user = byId.get(member.userId);
+    if (user) out.push({ ...(hidden ? toOutput(schema, "member", member) : member), user: memberUser(user) });
+  }
+  return out;
 }
 
 /** `GET /organization/list`: the organizations the caller belongs to. */

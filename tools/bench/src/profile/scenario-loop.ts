@@ -3,9 +3,12 @@
 // No HTTP, no load generator: `auth.handler(new Request(...))`, ten in flight.
 //
 //   pnpm --filter @latchkey/bench exec tsx --conditions=@latchkey/source src/profile/scenario-loop.ts \
-//     --figure=client-credentials|introspect|api-key [--impl=latchkey|reference] [--n=3000]
+//     --figure=client-credentials|introspect|api-key|list-members|get-active-member|has-permission
+//     [--impl=latchkey|reference] [--n=3000]
+// The organization figures seed issue #12's organization of 10,000 members (list-members: 100 from offset 5,000).
 // For a .cpuprofile: `node --cpu-prof --import tsx --conditions=@latchkey/source src/profile/scenario-loop.ts …`.
-// SQL_LOG=1 prints the statements one request runs (those prepared after the first request).
+// SQL_LOG=1 prints the statements one request runs (those prepared after the first request);
+// KEEP_DB=1 keeps the SQLite file (its directory is printed) for timing statements on it.
 import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,6 +34,8 @@ const oauthOptions = {
   scopes: ["openid", "profile", "email", "offline_access", "read"],
   storeClientSecret: "hashed",
 };
+const organizationFigures = ["list-members", "get-active-member", "has-permission"];
+const isOrganization = organizationFigures.includes(figure);
 const apiKeyOptions = { enableSessionForAPIKeys: true, rateLimit: { enabled: true, maxRequests: 1_000_000_000 } };
 
 type Handler = (request: Request) => Promise<Response>;
@@ -41,14 +46,17 @@ if (impl === "latchkey") {
   const { jwt } = await import("@latchkey/jwt");
   const { oauthProvider } = await import("@latchkey/oauth-provider");
   const { apiKey } = await import("@latchkey/api-key");
+  // Not a dependency of the bench (its servers bundle plugins by path): imported by path too.
+  const { organization } = await import("../../../../packages/organization/src/index.js");
   const auth = createAuth({
     database: kyselyAdapter(database),
     secret,
     baseURL,
     emailAndPassword: { enabled: true },
     rateLimit: { enabled: false },
-    plugins:
-      figure === "api-key"
+    plugins: isOrganization
+      ? [organization()]
+      : figure === "api-key"
         ? [apiKey(apiKeyOptions)]
         : [jwt({ jwks: { keyPairConfig: { alg: "EdDSA", crv: "Ed25519" } } }), oauthProvider(oauthOptions as never)],
   });
@@ -60,14 +68,16 @@ if (impl === "latchkey") {
   const { jwt } = await import("better-auth/plugins");
   const { oauthProvider } = await import("@better-auth/oauth-provider");
   const { apiKey } = await import("@better-auth/api-key");
+  const { organization } = await import("better-auth/plugins");
   const options = {
     database,
     secret,
     baseURL,
     emailAndPassword: { enabled: true },
     rateLimit: { enabled: false },
-    plugins:
-      figure === "api-key"
+    plugins: isOrganization
+      ? [organization()]
+      : figure === "api-key"
         ? [apiKey(apiKeyOptions)]
         : [jwt({ jwks: { keyPairConfig: { alg: "EdDSA", crv: "Ed25519" } } }), oauthProvider(oauthOptions as never)],
   };
@@ -91,7 +101,8 @@ const cookie = signUp.headers
   .join("; ");
 
 let request: () => Request;
-if (figure === "api-key") {
+if (isOrganization) request = await seedOrganization();
+else if (figure === "api-key") {
   const created = (await (await call("/api-key/create", { method: "POST", headers: json(cookie), body: "{}" })).json()) as { key: string };
   request = () => new Request(`${baseURL}/api/auth/get-session`, { headers: { "x-api-key": created.key } });
 } else {
@@ -115,6 +126,34 @@ if (figure === "api-key") {
     const tokens = (await (await handler(form("/oauth2/token", { grant_type: "client_credentials", scope: "read", resource: `${baseURL}/api/auth/oauth2/userinfo` })())).json()) as { access_token: string };
     request = form("/oauth2/introspect", { token: tokens.access_token });
   }
+}
+
+/** The bench's organization: created through the API, 9,999 more users and members copied in by SQL. */
+async function seedOrganization(): Promise<() => Request> {
+  const org = (await (
+    await call("/organization/create", { method: "POST", headers: json(cookie), body: JSON.stringify({ name: "Org", slug: "org" }) })
+  ).json()) as { id: string };
+  await call("/organization/set-active", { method: "POST", headers: json(cookie), body: JSON.stringify({ organizationId: org.id }) });
+  const user = database.prepare(`select * from "user"`).get() as Record<string, unknown>;
+  const owner = database.prepare(`select * from "member"`).get() as Record<string, unknown>;
+  const copy = (table: string, template: Record<string, unknown>, vary: (i: number) => Record<string, unknown>) => {
+    const columns = Object.keys(template);
+    const insert = database.prepare(`insert into "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) values (${columns.map(() => "?").join(", ")})`);
+    database.transaction(() => {
+      for (let i = 0; i < 9_999; i++) {
+        const row = { ...template, ...vary(i) };
+        insert.run(...columns.map((c) => row[c]));
+      }
+    })();
+  };
+  copy("user", user, (i) => ({ id: `u${i}`, email: `user-${i}@example.com`, name: `User ${i}` }));
+  copy("member", owner, (i) => ({ id: `m${i}`, userId: `u${i}`, role: "member" }));
+  const headers = json(cookie);
+  if (figure === "has-permission") {
+    return () => new Request(`${baseURL}/api/auth/organization/has-permission`, { method: "POST", headers, body: JSON.stringify({ permissions: { member: ["create"] } }) });
+  }
+  const path = figure === "list-members" ? "/organization/list-members?limit=100&offset=5000" : "/organization/get-active-member";
+  return () => new Request(`${baseURL}/api/auth${path}`, { headers: { cookie } });
 }
 
 const seen: string[] = [];
@@ -156,4 +195,4 @@ const run = async (n: number): Promise<{ rps: number; cpuMicros: number }> => {
 await run(Math.min(500, count));
 const { rps, cpuMicros } = await run(count);
 console.log(`${impl} ${figure} in process: ${Math.round(cpuMicros)} µs CPU per request, ${Math.round(rps)} req/s over ${count}`);
-rmSync(dir, { recursive: true, force: true });
+if (process.env.KEEP_DB) console.log(dir); else rmSync(dir, { recursive: true, force: true });
