@@ -116,6 +116,29 @@ describe("oauth-provider: DPoP on both sides", () => {
     expect(results[1]).toEqual({ status: 200, token_type: "DPoP" });
   });
 
+  it("one DPoP proof is single use across the two: spent on either side, the other refuses it (one reservation row, the reference's 43-character id)", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const c = await register(p.reference, cookie);
+    const redeem = async (side: typeof p.reference, proof: string) => {
+      const { verifier, challenge } = await pkce();
+      const code = await authorize(side, cookie, c.client_id, challenge);
+      return answer(await side(withDpop(form("/oauth2/token", { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT }, c), proof)));
+    };
+    const replayed = { status: 400, body: { error: "invalid_dpop_proof", error_description: "DPoP proof jti has already been used" } };
+    for (const [first, second] of [
+      [p.reference, p.latchkey],
+      [p.latchkey, p.reference],
+    ] as const) {
+      const proof = await dpopProof(await dpopKey(), "/oauth2/token");
+      expect((await redeem(first, proof)).status).toBe(200);
+      expect(await redeem(second, proof)).toMatchObject(replayed);
+    }
+    const rows = p.db.prepare("select id from verification where identifier like 'dpop-proof:%'").all([]) as Array<{ id: string }>;
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
   it("a public client's refresh token bound by the reference stays bound on Latchkey", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);

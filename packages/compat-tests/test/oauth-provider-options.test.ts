@@ -176,6 +176,30 @@ describe("oauth-provider: clientReference beside the reference", () => {
   });
 });
 
+describe("oauth-provider: adminCreateOAuthClient with clientReference beside the reference", () => {
+  type CreateApi = { adminCreateOAuthClient(input: { body: unknown; headers?: Headers }): Promise<Record<string, unknown>> };
+  it("with a session both store the team's reference_id and no user_id, alike; row 148: without one the reference answers 401, Latchkey makes an unowned operator client", async () => {
+    const team = ({ user }: { user?: { email?: unknown } }) => `team:${String(user?.email).split("@")[1]}`;
+    const p = await pairWith({ clientReference: team });
+    const { cookie } = await signUp(p.reference, ada);
+    const sides = { reference: p.referenceApi as CreateApi, latchkey: p.latchkeyAuth.api as unknown as CreateApi };
+    const body = { redirect_uris: [REDIRECT], client_name: "Team app", skip_consent: true };
+    const rows: Record<string, Record<string, unknown>> = {};
+    for (const side of ["reference", "latchkey"] as const) {
+      const created = (await sides[side].adminCreateOAuthClient({ body, headers: new Headers({ cookie }) })) as { client_id: string; reference_id?: string; user_id?: string };
+      expect([created.reference_id, created.user_id]).toEqual(["team:example.com", undefined]);
+      const row = p.db.prepare(`select * from oauthClient where clientId = ?`).all([created.client_id])[0] as Record<string, unknown>;
+      expect(row).toMatchObject({ referenceId: "team:example.com", userId: null });
+      rows[side] = comparable(row);
+    }
+    expect(rows.latchkey).toEqual(rows.reference);
+    const withoutSession = await sides.reference.adminCreateOAuthClient({ body }).then(() => null, (e: unknown) => e as { statusCode?: number; status?: unknown });
+    expect(withoutSession?.statusCode).toBe(401);
+    const operator = (await sides.latchkey.adminCreateOAuthClient({ body })) as { client_id: string };
+    expect(p.db.prepare(`select userId, referenceId from oauthClient where clientId = ?`).all([operator.client_id])).toEqual([{ userId: null, referenceId: null }]);
+  });
+});
+
 describe("oauth-provider: cachedTrustedClients (DIVERGENCES.md row 135)", () => {
   it("row 135: changing a trusted client through the management routes — the reference answers 500, Latchkey 403, same body", async () => {
     const trusted = new Set<string>();

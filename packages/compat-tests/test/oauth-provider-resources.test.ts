@@ -91,4 +91,34 @@ describe("oauth-provider: resources on both sides", () => {
     expect(refused).toMatchObject({ status: 400 });
     expect(p.db.prepare(`SELECT count(*) AS n FROM "oauthResource"`).all([])).toEqual([{ n: 1 }]);
   });
+  it("row 147: a resource pinned to an algorithm the jwt plugin cannot sign with — the reference stores it and answers 500 at the token endpoint, Latchkey refuses it at the admin route (400) and at the token endpoint (400 invalid_target)", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const headers = new Headers({ cookie });
+    const pinned = "https://es256.example.com";
+    const created = await (p.referenceApi as AdminApi).adminCreateOAuthResource({ body: { identifier: pinned, signingAlgorithm: "ES256" }, headers });
+    expect(created).toMatchObject({ identifier: pinned, signingAlgorithm: "ES256" });
+    const refused = await (p.latchkeyAuth.api as unknown as AdminApi)
+      .adminCreateOAuthResource({ body: { identifier: "https://es256-lk.example.com", signingAlgorithm: "ES256" }, headers })
+      .then(() => null, (e: unknown) => e as { status: number; body: { error: string; error_description: string } });
+    expect(refused?.status).toBe(400);
+    expect(refused?.body.error).toBe("invalid_request");
+    expect(refused?.body.error_description).toContain('no key with alg "ES256"');
+    expect(p.db.prepare(`SELECT count(*) AS n FROM "oauthResource"`).all([])).toEqual([{ n: 1 }]);
+    // The reference's row, used at the token endpoint of both sides.
+    const c: Registered = await register(p.reference, cookie);
+    await (p.referenceApi as AdminApi).adminLinkClientResource({ params: { identifier: pinned, client_id: c.client_id }, headers });
+    const results = [];
+    for (const side of [p.reference, p.latchkey]) {
+      const { verifier, challenge } = await pkce();
+      const code = await authorize(p.reference, cookie, c.client_id, challenge, { resource: pinned });
+      const res = await redeem(side, c, code, verifier);
+      results.push({ status: res.status, body: await res.text() });
+    }
+    expect(results[0]!.status).toBe(500);
+    expect(results[1]).toEqual({
+      status: 400,
+      body: JSON.stringify({ error: "invalid_target", error_description: `requested resource ${pinned} cannot be issued a token: its signing key is unavailable` }),
+    });
+  });
 });

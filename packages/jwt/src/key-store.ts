@@ -17,6 +17,8 @@ export interface KeyStore {
    * algorithm is configured (`keyPairConfig` or `keyPairConfigs`).
    */
   signing(ctx: AuthContext, pin?: SigningConfig): Promise<JwkRow>;
+  /** Why `signing(ctx, pin)` would fail (a missing, expired or mismatched key, an unconfigured algorithm), or undefined. */
+  pinProblem(ctx: AuthContext, pin: SigningConfig): Promise<string | undefined>;
 }
 
 // Ties (two nodes creating a key in the same millisecond, or a second-precision column) are
@@ -99,19 +101,27 @@ export function keyStore(options: ResolvedJwtOptions): KeyStore {
     options.keyPairConfigs.find((config) => config.alg === alg) ??
     (options.keyPairConfig.alg === alg ? options.keyPairConfig : undefined);
 
-  async function pinnedById(ctx: AuthContext, kid: string, alg: string | undefined): Promise<JwkRow> {
-    const row = (await all(ctx)).find((candidate) => candidate.id === kid);
-    if (!row) {
-      throw new BetterAuthError(`signJWT: signingKeyId "${kid}" is not in the key set; create the key before naming it.`);
-    }
+  /** The key `kid` names, or why it cannot sign (absent, another algorithm, expired). */
+  function keyById(rows: JwkRow[], kid: string, alg: string | undefined): JwkRow | string {
+    const row = rows.find((candidate) => candidate.id === kid);
+    if (!row) return `signingKeyId "${kid}" is not in the key set; create the key before naming it.`;
     const rowAlg = row.alg ?? options.keyPairConfig.alg;
-    if (alg !== undefined && rowAlg !== alg) {
-      throw new BetterAuthError(`signJWT: signingKeyId "${kid}" has alg "${rowAlg}" but signingAlgorithm is "${alg}".`);
-    }
-    if (!isLive(row, Date.now())) {
-      throw new BetterAuthError(`signJWT: signingKeyId "${kid}" has expired; a pinned key is never replaced automatically.`);
-    }
+    if (alg !== undefined && rowAlg !== alg) return `signingKeyId "${kid}" has alg "${rowAlg}" but signingAlgorithm is "${alg}".`;
+    if (!isLive(row, Date.now())) return `signingKeyId "${kid}" has expired; a pinned key is never replaced automatically.`;
     return row;
+  }
+
+  /** Why no key of `alg` can be found or made, or undefined. */
+  function algorithmProblem(rows: JwkRow[], alg: string): string | undefined {
+    if (newestOf(rows, alg, options, Date.now()) || configFor(alg)) return undefined;
+    const extra = options.keyPairConfigs.map((c) => c.alg).join(", ") || "none";
+    return `no key with alg "${alg}". Keys are made for keyPairConfig.alg "${options.keyPairConfig.alg}" and jwks.keyPairConfigs (${extra}); add "${alg}" to jwks.keyPairConfigs to make its key on first use.`;
+  }
+
+  async function pinnedById(ctx: AuthContext, kid: string, alg: string | undefined): Promise<JwkRow> {
+    const found = keyById(await all(ctx), kid, alg);
+    if (typeof found === "string") throw new BetterAuthError(`signJWT: ${found}`);
+    return found;
   }
 
   async function pinnedByAlgorithm(ctx: AuthContext, alg: string): Promise<JwkRow> {
@@ -119,18 +129,20 @@ export function keyStore(options: ResolvedJwtOptions): KeyStore {
     const found = newestOf(await all(ctx), alg, options, Date.now());
     if (found) return found;
     const config = configFor(alg);
-    if (!config) {
-      const extra = options.keyPairConfigs.map((c) => c.alg).join(", ") || "none";
-      throw new BetterAuthError(
-        `signJWT: no key with alg "${alg}". Keys are made for keyPairConfig.alg "${options.keyPairConfig.alg}" and jwks.keyPairConfigs (${extra}); add "${alg}" to jwks.keyPairConfigs to make its key on first use.`,
-      );
-    }
+    if (!config) throw new BetterAuthError(`signJWT: ${algorithmProblem([], alg)}`);
     const made = await create(ctx, config, seen);
     return newestOf(await all(ctx), alg, options, Date.now()) ?? made;
   }
 
   return {
     all,
+    async pinProblem(ctx, pin) {
+      if (pin.signingKeyId !== undefined) {
+        const found = keyById(await all(ctx), pin.signingKeyId, pin.signingAlgorithm);
+        return typeof found === "string" ? found : undefined;
+      }
+      return pin.signingAlgorithm !== undefined ? algorithmProblem(await all(ctx), pin.signingAlgorithm) : undefined;
+    },
     async served(ctx) {
       const seen = stateOf(ctx, options.keyPairConfig.alg).generation;
       let rows = await all(ctx);

@@ -30,6 +30,12 @@ export interface JwtSigner {
   jwks(): Promise<PublicJwk[]>;
   /** Where the key set is published: `jwks.remoteUrl`, else `/jwks` (or `jwksPath`) under the base URL. */
   jwksUri(): string;
+  /**
+   * Why `sign` with this key pin would fail (the named key is absent, expired or of another
+   * algorithm; no key of the algorithm exists or can be made), or undefined when it can sign.
+   * Always undefined with `jwt.sign`, whose keys this plugin cannot see.
+   */
+  pinProblem(pin: Pick<SignOptions, "signingKeyId" | "signingAlgorithm">): Promise<string | undefined>;
 }
 
 /** The service key under which `jwt()` publishes its {@link JwtSigner}. */
@@ -88,5 +94,7 @@ export function createSigner(ctx: AuthContext, options: ResolvedJwtOptions, stor
     },
 
     jwksUri: () => options.remoteUrl ?? `${ctx.baseURL}${options.jwksPath}`,
+
+    pinProblem: async (pin) => (options.remoteSign ? undefined : store.pinProblem(ctx, pin)),
   };
 }

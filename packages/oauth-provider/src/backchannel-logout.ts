@@ -3,6 +3,7 @@ import { JWT_SIGNER } from "@latchkey/jwt";
 import { jwtDisabled, tokenIssuer } from "./issuer.js";
 import type { BackchannelLogoutOptions, ResolvedOAuthOptions } from "./options.js";
 import { isPublicHost } from "./public-host.js";
+import { privateResolutionProblem } from "./resolved-host.js";
 import type { OAuthClientRow } from "./schema.js";
 import { subjectFor } from "./subject.js";
 
@@ -20,10 +21,16 @@ interface LogoutPlan {
   targets: OAuthClientRow[];
 }
 
+/** Whether the operator listed the URI's host in `backchannelLogout.allowedHosts` (a parsed URI). */
+function logoutHostAllowed(uri: string, options: BackchannelLogoutOptions | undefined): boolean {
+  const hostname = new URL(uri).hostname.toLowerCase();
+  return (options?.allowedHosts ?? []).some((host) => host.toLowerCase() === hostname);
+}
+
 /**
  * Whether the provider may send to `uri`: https to a publicly routable host, or any http(s)
  * host the operator listed in `backchannelLogout.allowedHosts`. Checked at registration and
- * again before every delivery.
+ * again before every delivery, when the name is also resolved (`privateResolutionProblem`).
  */
 export function deliverableLogoutURI(uri: string, options: BackchannelLogoutOptions | undefined): string | null {
   let url: URL;
@@ -34,7 +41,7 @@ export function deliverableLogoutURI(uri: string, options: BackchannelLogoutOpti
   }
   if (uri.includes("#")) return "backchannel_logout_uri must not include a fragment component";
   if (url.username || url.password) return "backchannel_logout_uri must not contain credentials";
-  const allowed = (options?.allowedHosts ?? []).some((host) => host.toLowerCase() === url.hostname.toLowerCase());
+  const allowed = logoutHostAllowed(uri, options);
   if (allowed) return url.protocol === "https:" || url.protocol === "http:" ? null : "backchannel_logout_uri must use https";
   if (url.protocol !== "https:") return "backchannel_logout_uri must use https";
   if (!isPublicHost(url.hostname)) return "backchannel_logout_uri must not point to a private or reserved address";
@@ -105,6 +112,12 @@ async function deliver(ctx: AuthContext, options: ResolvedOAuthOptions, logout: 
   const attempts = Math.max(1, Math.floor(options.backchannelLogout?.attempts ?? 3));
   for (let attempt = 1; attempt <= attempts; attempt++) {
     let outcome: string;
+    // Resolved again before every attempt: the name may have been pointed inside since registration.
+    const resolved = logoutHostAllowed(uri, options.backchannelLogout) ? null : await privateResolutionProblem(new URL(uri).hostname);
+    if (resolved) {
+      ctx.logger.warn(`back-channel logout to client ${client.clientId} not sent: backchannel_logout_uri ${resolved}`);
+      return;
+    }
     try {
       const response = await boundedFetch(
         uri,

@@ -2,7 +2,8 @@ import { boundedFetch, isTrustedOrigin, type AuthContext } from "@latchkey/core"
 import type { JSONWebKeySet } from "jose";
 import { oauthError } from "./oauth-error.js";
 import type { ResolvedOAuthOptions } from "./options.js";
-import { outboundUrlProblem } from "./outbound-host.js";
+import { allowListed, outboundUrlProblem } from "./outbound-host.js";
+import { privateResolutionProblem } from "./resolved-host.js";
 import type { OAuthClientRow } from "./schema.js";
 
 /**
@@ -112,6 +113,12 @@ export async function clientJwks(ctx: AuthContext, options: ResolvedOAuthOptions
   // A refetch for an unknown key id is allowed once per 10 s, so unsigned garbage cannot make
   // the provider fetch on every request.
   if (cached && now - cached.fetchedAt < (fresh ? 10_000 : CACHE_TTL_MS)) return cached.jwks;
+  // Resolved right before the fetch: a trusted name now pointing inside is refused, stale copy or not.
+  const url = new URL(client.jwksUri);
+  if (!allowListed(url, options.privateHostAllowList) && (await privateResolutionProblem(url.hostname))) {
+    ctx.logger.warn(`oauth-provider: jwks_uri of client ${client.clientId} not fetched: it does not resolve to a public address`);
+    throw oauthError("BAD_REQUEST", "invalid_client", "client jwks_uri is not trusted");
+  }
   try {
     const jwks = await download(client.jwksUri);
     remember(key, jwks, now);

@@ -1,6 +1,7 @@
-import { base64UrlEncode, type AuthContext } from "@latchkey/core";
+import type { AuthContext } from "@latchkey/core";
 import { clientMetadata } from "./clients.js";
-import { verifyDpopProof, DpopProofError, type DpopReplayCheck } from "./dpop-proof.js";
+import { verifyDpopProof, DpopProofError } from "./dpop-proof.js";
+import { dpopReplayStore } from "./dpop-replay.js";
 import { oauthError } from "./oauth-error.js";
 import type { ResolvedOAuthOptions } from "./options.js";
 import type { OAuthClientRow } from "./schema.js";
@@ -29,36 +30,6 @@ export function confirmationJkt(value: unknown): string | undefined {
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
   const jkt = (parsed as { jkt?: unknown }).jkt;
   return typeof jkt === "string" && jkt ? jkt : undefined;
-}
-
-/** 32 characters (192 bits of SHA-256): the id columns hold 36 on MySQL. */
-const digest = async (text: string) =>
-  base64UrlEncode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))).slice(0, 24));
-
-/**
- * Single use of proofs across nodes (RFC 9449 §11.1). With a secondary storage that counts
- * atomically (`increment`, Redis INCR) the first use is the one that reads 1. Otherwise a
- * `verification` row `dpop-proof:<key>` (the reference's identifier) whose id is derived from
- * the key, so concurrent inserts collide on the primary key and one wins. The id is 32
- * characters where the reference writes 43, which MySQL's `varchar(36)` ids cannot hold.
- */
-export function dpopReplayStore(ctx: AuthContext): DpopReplayCheck {
-  return async (key, expiresAt) => {
-    const identifier = `dpop-proof:${key}`;
-    const ttl = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
-    const storage = ctx.secondaryStorage;
-    if (storage?.increment) return (await storage.increment(identifier, ttl)) === 1;
-    const id = await digest(`reserve:${identifier}`);
-    const now = new Date();
-    try {
-      await ctx.adapter.create({ model: "verification", data: { id, identifier, value: key, expiresAt, createdAt: now, updatedAt: now } });
-      return true;
-    } catch (error) {
-      const found = await ctx.adapter.findOne({ model: "verification", where: [{ field: "id", value: id }] }).catch(() => null);
-      if (found) return false;
-      throw error;
-    }
-  };
 }
 
 const invalidProof = (description: string) => oauthError("BAD_REQUEST", "invalid_dpop_proof", description);

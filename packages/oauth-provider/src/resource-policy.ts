@@ -4,6 +4,7 @@ import { oauthError } from "./oauth-error.js";
 import type { ResourceSigningAlgorithm } from "./resource-options.js";
 import type { OAuthResourceRow, ResourceStore } from "./resource-store.js";
 import { quoted } from "./echo.js";
+import { assertSignable } from "./signing-pin.js";
 
 /** What the resources of a request ask of the tokens issued for it. */
 export interface ResourcePolicy {
@@ -72,6 +73,9 @@ export async function resolveResourcePolicy(
     const what = algorithms.size > 1 ? "signingAlgorithm" : "signingKeyId";
     throw oauthError("BAD_REQUEST", "invalid_request", `multi-resource request has conflicting ${what} pins; a single JWS signature cannot satisfy both`);
   }
+  const pin = { signingAlgorithm: [...algorithms][0], signingKeyId: [...keyIds][0] };
+  const pinned = rows.filter((row) => row.signingAlgorithm || row.signingKeyId).map((row) => row.identifier);
+  if (pinned.length) await assertSignable(ctx, pin, pinned);
   const audience = [...new Set(request.scopes.includes("openid") ? [...identifiers, userinfo] : identifiers)];
   return {
     audience,

@@ -1,5 +1,6 @@
 import type { AuthContext } from "@latchkey/core";
 import { RESOURCE_SIGNING_ALGORITHMS, type OAuthResourceInput, type ResourceOptions } from "./resource-options.js";
+import { signingPinProblem } from "./signing-pin.js";
 import { insertRow } from "./token-rows.js";
 
 /** An `oauthResource` row, as the reference writes it. */
@@ -122,6 +123,9 @@ export class ResourceStore {
         const { signingAlgorithm: _dropped, ...rest } = input;
         input = rest;
       }
+      // Seeded as configured (the key may be made later); requests for it are refused until then.
+      const pinProblem = await signingPinProblem(ctx, input);
+      if (pinProblem) ctx.logger.warn(`oauth-provider: access tokens for resource ${input.identifier} cannot be signed yet: ${pinProblem}`);
       let existing: OAuthResourceRow | null;
       try {
         existing = await this.#read(ctx, input.identifier);

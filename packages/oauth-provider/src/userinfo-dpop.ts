@@ -1,5 +1,6 @@
 import type { EndpointContext } from "@latchkey/core";
-import { confirmationJkt, dpopReplayStore } from "./dpop-binding.js";
+import { confirmationJkt } from "./dpop-binding.js";
+import { dpopReplayStore } from "./dpop-replay.js";
 import { DPOP_ALGORITHMS, DpopProofError, verifyDpopProof } from "./dpop-proof.js";
 import { oauthError } from "./oauth-error.js";
 import type { ResolvedOAuthOptions } from "./options.js";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestAuth, TestClient } from "@latchkey/test-support";
-import { adminClient, formPost, providerInstance, REDIRECT, signedIn } from "./instance.ts";
+import { APIError } from "@latchkey/core";
+import { adminClient, api, formPost, providerInstance, REDIRECT, signedIn } from "./instance.ts";
 
 const row = (t: TestAuth, clientId: string) =>
   t.auth.$context.adapter.findOne<Record<string, unknown>>({ model: "oauthClient", where: [{ field: "clientId", value: clientId }] });
@@ -39,6 +40,61 @@ describe("clientReference: clients owned by a reference the session names", () =
     expect(rotated.status).toBe(200);
     expect((await bob.post("/oauth2/delete-client", { client_id: created.client_id })).status).toBe(200);
     expect(await row(t, created.client_id!)).toBeNull();
+  });
+});
+
+describe("adminCreateOAuthClient and the session's owner (as the reference)", () => {
+  const headersOf = (c: TestClient) => new Headers({ cookie: c.jar.header() ?? "" });
+  const create = (t: TestAuth, headers?: Headers) =>
+    api(t).adminCreateOAuthClient({ body: { redirect_uris: [REDIRECT], skip_consent: true }, ...(headers ? { headers } : {}) }) as unknown as Promise<Record<string, string>>;
+
+  it("with clientReference: the client belongs to the reference the session names, not the user; the team manages it", async () => {
+    const t = await providerInstance({ clientReference: ({ user }) => `team:${String(user?.email).split("@")[1]}` });
+    try {
+      const ada = await signedIn(t);
+      const bob = await signedIn(t, { email: "bob@example.com", password: "correct horse battery", name: "Bob" });
+      const eve = await signedIn(t, { email: "eve@elsewhere.org", password: "correct horse battery", name: "Eve" });
+      const created = await create(t, headersOf(ada));
+      expect(created).toMatchObject({ reference_id: "team:example.com" });
+      expect(created).not.toHaveProperty("user_id");
+      expect(await row(t, created.client_id!)).toMatchObject({ referenceId: "team:example.com", userId: null });
+      expect((await bob.get(`/oauth2/get-client?client_id=${created.client_id}`)).status).toBe(200);
+      expect((await eve.get(`/oauth2/get-client?client_id=${created.client_id}`)).status).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("without clientReference the session's user owns it; clientPrivileges is asked (401, nothing written); no session: an unowned operator client", async () => {
+    const refused = new Set<string>();
+    const t = await providerInstance({
+      clientPrivileges: ({ action, user }) => !refused.has(`${String(user?.email)}:${action}`),
+      scopes: ["openid", "profile", "email", "offline_access", "read"],
+    });
+    try {
+      const ada = await signedIn(t);
+      const created = await create(t, headersOf(ada));
+      const adaId = (await t.auth.$context.adapter.findOne<{ id: string }>({ model: "user", where: [{ field: "email", value: "ada@example.com" }] }))!.id;
+      expect(await row(t, created.client_id!)).toMatchObject({ userId: adaId, referenceId: null });
+      expect((await ada.get("/oauth2/get-clients")).json).toEqual([expect.objectContaining({ client_id: created.client_id })]);
+      const count = () => t.auth.$context.adapter.count({ model: "oauthClient" });
+      const before = await count();
+      refused.add("ada@example.com:create");
+      const denied = await create(t, headersOf(ada)).then(() => null, (e: unknown) => e);
+      expect(denied).toBeInstanceOf(APIError);
+      expect((denied as APIError).status).toBe(401);
+      refused.clear();
+      refused.add("ada@example.com:configure-client-credentials-scopes");
+      const ccDenied = await api(t)
+        .adminCreateOAuthClient({ body: { redirect_uris: [REDIRECT], grant_types: ["client_credentials"], client_credentials_scopes: ["read"] }, headers: headersOf(ada) })
+        .then(() => null, (e: unknown) => e);
+      expect((ccDenied as APIError).status).toBe(401);
+      expect(await count()).toBe(before);
+      const operator = await create(t);
+      expect(await row(t, operator.client_id!)).toMatchObject({ userId: null, referenceId: null });
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -70,3 +70,28 @@ describe("DPoP proofs are single use with Redis secondary storage", () => {
     expect(await redis.keys(`${prefix}dpop-proof:*`)).toHaveLength(1);
   });
 });
+
+describe("DPoP proofs with Redis and verification.storeInDatabase (the reference's reservation)", () => {
+  const redis = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true });
+  const prefix = `lk-oauth-dpop-db-${randomUUID()}:`;
+  const storage = redisStorage({ client: redis, keyPrefix: prefix });
+  let t: TestAuth;
+  beforeAll(async () => {
+    await redis.connect();
+    t = await providerInstance(SCOPES, "postgres", { secondaryStorage: storage, verification: { storeInDatabase: true }, session: { storeSessionInDatabase: true } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await storage.clear();
+    redis.disconnect();
+  });
+
+  it("10 parallel uses of one proof: one token; one verification row with the reference's 43-character id, and its copy in Redis", async () => {
+    await parallelProofs(t);
+    const rows = await t.auth.$context.adapter.findMany<{ id: string; identifier: string }>({ model: "verification" });
+    const proofs = rows.filter((row) => row.identifier.startsWith("dpop-proof:"));
+    expect(proofs).toHaveLength(1);
+    expect(proofs[0]!.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await redis.keys(`${prefix}verification:dpop-proof:*`)).toHaveLength(1);
+  });
+});

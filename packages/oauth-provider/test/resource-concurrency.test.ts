@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseKind, TestAuth, TestClient } from "@latchkey/test-support";
+import { getService } from "@latchkey/core";
+import { JWT_SIGNER } from "@latchkey/jwt";
 import { oauthProvider } from "../src/index.ts";
 import { adminClient, api, baseOptions, providerInstance, signedIn } from "./instance.ts";
 
@@ -44,7 +46,9 @@ describe.each(KINDS)("resource writes under concurrency on %s", (kind) => {
 
   it("policy columns round-trip (json, string[], booleans, numbers) through the admin routes", async () => {
     const identifier = `https://columns-${kind}.example.com`;
-    const policy = { name: "Columns", accessTokenTtl: 300, refreshTokenTtl: 900, signingAlgorithm: "ES256" as const, signingKeyId: "kid-1", allowedScopes: ["openid", "read"], customClaims: { tier: "gold", n: 2, nested: { a: [1] } }, dpopBoundAccessTokensRequired: true, disabled: false, metadata: { owner: "ops" } };
+    // A pin must name a key the jwt plugin can sign with (row 147): the instance's first EdDSA key.
+    const kid = (await getService(t.auth.$context, JWT_SIGNER).jwks())[0]!.kid;
+    const policy = { name: "Columns", accessTokenTtl: 300, refreshTokenTtl: 900, signingAlgorithm: "EdDSA" as const, signingKeyId: kid, allowedScopes: ["openid", "read"], customClaims: { tier: "gold", n: 2, nested: { a: [1] } }, dpopBoundAccessTokensRequired: true, disabled: false, metadata: { owner: "ops" } };
     const created = await api(t).adminCreateOAuthResource({ body: { identifier, ...policy }, headers });
     expect(created).toMatchObject({ identifier, ...policy, policyVersion: 1 });
     expect(await api(t).adminGetOAuthResource({ params: { identifier }, headers })).toMatchObject({ identifier, ...policy });

@@ -1,4 +1,6 @@
-import { endpoint } from "@latchkey/core";
+import { endpoint, getSessionFromRequest } from "@latchkey/core";
+import { assertClientPrivilege } from "../client-privileges.js";
+import { sessionReference } from "../client-owner.js";
 import { noStoreError, NO_STORE, withNoStore } from "../oauth-error.js";
 import type { ResolvedOAuthOptions } from "../options.js";
 import { readClientMetadata } from "../registration-body.js";
@@ -18,7 +20,11 @@ function flag(body: Record<string, unknown>, name: string): boolean | undefined 
 /**
  * Server-only `auth.api.adminCreateOAuthClient({ body })`: registration with the settings only
  * an operator may choose (`client_credentials_scopes`, `skip_consent`, `require_pkce`,
- * `enable_end_session`). The answer adds `client_credentials_scopes`.
+ * `enable_end_session`). The answer adds `client_credentials_scopes`. Called with a session
+ * (`headers`), the client is owned as the reference owns it: by the `clientReference` the session
+ * names, else by the user, after `clientPrivileges` allows `create` (and
+ * `configure-client-credentials-scopes` when scopes are given). Without one, the operator's
+ * client has no owner (the reference answers 401; divergence row 148).
  */
 export function adminCreateClientEndpoint(options: ResolvedOAuthOptions) {
   return endpoint("/admin/oauth2/create-client", { method: "POST", serverOnly: true }, async (ctx) => {
@@ -34,7 +40,13 @@ export function adminCreateClientEndpoint(options: ResolvedOAuthOptions) {
       if (invalid.length) {
         throw noStoreError("BAD_REQUEST", "invalid_scope", `The following client_credentials scopes are invalid: ${invalid.map(quoted).join(", ")}`);
       }
-      const answer = await registerClient(ctx.context, options, metadata, "managed", {}, {
+      const session = await getSessionFromRequest(ctx);
+      if (session) {
+        await assertClientPrivilege(ctx, options, session, "create");
+        if (scopes.length) await assertClientPrivilege(ctx, options, session, "configure-client-credentials-scopes");
+      }
+      const owner = session ? { userId: session.session.userId, referenceId: await sessionReference(options, session) } : {};
+      const answer = await registerClient(ctx.context, options, metadata, "managed", owner, {
         clientCredentialsScopes: scopes,
         skipConsent: flag(body, "skip_consent"),
         requirePKCE: flag(body, "require_pkce"),

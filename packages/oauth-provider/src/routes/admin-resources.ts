@@ -7,6 +7,7 @@ import { RESOURCE_SIGNING_ALGORITHMS, type OAuthResourceInput, type ResourceActi
 import { identifierProblem, isUniqueViolation, MAX_IDENTIFIER_LENGTH, POLICY_COLUMNS, resourceRow, type OAuthResourceRow } from "../resource-store.js";
 import { quoted } from "../echo.js";
 import { insertRow } from "../token-rows.js";
+import { signingPinProblem, type SigningPin } from "../signing-pin.js";
 
 const seconds = v.nullish(v.pipe(v.number(), v.integer(), v.minValue(1)));
 /** A JSON object (valibot's record also takes arrays). */
@@ -54,6 +55,12 @@ async function allowed(ctx: EndpointContext, options: ResolvedOAuthOptions, acti
   if (!ok) throw new APIError("UNAUTHORIZED");
 }
 
+/** 400 `invalid_request` naming why the jwt plugin could not sign with the pin (this route is server-only). */
+async function assertPinSignable(ctx: EndpointContext, pin: SigningPin): Promise<void> {
+  const problem = await signingPinProblem(ctx.context, pin);
+  if (problem) throw oauthError("BAD_REQUEST", "invalid_request", `access tokens for this resource cannot be signed: ${problem}`);
+}
+
 const notFound = (what: string, id: string) => oauthError("NOT_FOUND", "not_found", `${what} ${quoted(id)} not found`);
 
 /** The row (after the configured resources are seeded): 404 `not_found` when there is none. */
@@ -71,6 +78,7 @@ export function adminCreateResourceEndpoint(options: ResolvedOAuthOptions) {
     const input = ctx.body as OAuthResourceInput;
     const problem = await identifierProblem(options, input.identifier);
     if (problem) throw oauthError("BAD_REQUEST", "invalid_target", problem.replace(input.identifier, quoted(input.identifier)));
+    await assertPinSignable(ctx, input);
     let created: OAuthResourceRow;
     try {
       created = await insertRow<OAuthResourceRow>(ctx.context, ctx.context.adapter, "oauthResource", resourceRow(input, new Date()));
@@ -107,10 +115,11 @@ export function adminUpdateResourceEndpoint(options: ResolvedOAuthOptions) {
   return endpoint("/admin/oauth2/resources/:identifier", { method: "PATCH", body: updateBody, serverOnly: true }, async (ctx) => {
     const identifier = pathParam(ctx.params.identifier);
     await allowed(ctx, options, "update", identifier);
-    await existing(ctx, options, identifier);
+    const before = await existing(ctx, options, identifier);
     const body = ctx.body as Record<string, unknown>;
     const update: Record<string, unknown> = { updatedAt: new Date() };
     for (const column of POLICY_COLUMNS) if (Object.hasOwn(body, column)) update[column] = body[column];
+    await assertPinSignable(ctx, { ...before, ...update } as SigningPin);
     await ctx.context.adapter.update({ model: "oauthResource", where: [{ field: "identifier", value: identifier }], update });
     options.resourceStore.invalidate(identifier);
     return existing(ctx, options, identifier);
