@@ -2,6 +2,7 @@ import type { EndpointContext } from "@latchkey/core";
 import { checkAccessToken } from "./access-token-check.js";
 import { authenticateClient, presentedClient } from "./client-auth.js";
 import { findClient } from "./clients.js";
+import { quoted } from "./echo.js";
 import type { OAuthProviderApi, OAuthTokenResponse } from "./extension-types.js";
 import { issueTokens } from "./issue-tokens.js";
 import { oauthError } from "./oauth-error.js";
@@ -34,6 +35,9 @@ export function getOAuthProviderApi(ctx: EndpointContext, opts: ResolvedOAuthOpt
         throw oauthError("BAD_REQUEST", "invalid_client", "Missing required client credentials");
       }
       const client = await authenticateClient(context, opts, presented, { scopes: request?.scopes, grant: grantType });
+      // A client registered without its own scopes may ask only for the provider's.
+      const refused = client.scopes ? undefined : request?.scopes?.find((scope) => !opts.scopes.includes(scope));
+      if (refused) throw oauthError("BAD_REQUEST", "invalid_scope", `scope ${quoted(refused)} is not supported`);
       return {
         clientId: client.clientId,
         client,
