@@ -2,6 +2,7 @@ import type { EndpointContext } from "@latchkey/core";
 import { checkAccessToken } from "./access-token-check.js";
 import { authenticateClient, presentedClient } from "./client-auth.js";
 import { findClient } from "./clients.js";
+import { tokenBinding } from "./dpop-binding.js";
 import { quoted } from "./echo.js";
 import type { OAuthProviderApi, OAuthTokenResponse } from "./extension-types.js";
 import { issueTokens } from "./issue-tokens.js";
@@ -56,6 +57,13 @@ export function getOAuthProviderApi(ctx: EndpointContext, opts: ResolvedOAuthOpt
       const policy = resources
         ? await resolveResourcePolicy(context, opts.resourceStore, { resources, clientId: params.client.clientId, scopes: params.scopes })
         : undefined;
+      // RFC 9449 §5: as at the built-in grants, a DPoP proof on the request binds the tokens (and a
+      // client or resource that requires one gets `invalid_dpop_proof` without it), unless the
+      // handler passes a key its client authentication already proved.
+      const urls = ctx.request ? [endpointUrl, ctx.request.url] : [endpointUrl];
+      const confirmation = params.confirmation
+        ? { jkt: params.confirmation.jkt }
+        : await tokenBinding(context, opts, { proof: ctx.headers.get("dpop") ?? undefined, urls }, { client: params.client, resourceRequires: policy?.dpopRequired });
       const answer = await issueTokens(context, opts, {
         grantType: grantType as GrantType,
         client: params.client,
@@ -69,7 +77,7 @@ export function getOAuthProviderApi(ctx: EndpointContext, opts: ResolvedOAuthOpt
         policy,
         refreshToken: params.refreshToken,
         requestedUserInfoClaims: params.requestedUserInfoClaims,
-        confirmation: params.confirmation?.jkt ? { jkt: params.confirmation.jkt } : undefined,
+        confirmation,
         extra: { accessTokenClaims: params.accessTokenClaims, idTokenClaims: params.idTokenClaims, tokenResponse: params.tokenResponse },
       });
       return answer as OAuthTokenResponse;
