@@ -1,6 +1,7 @@
 import { APIError, type LatchkeyPlugin } from "@latchkey/core";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { createRemoteJWKSet, jwtVerify } from "jose";
+import { calculateJwkThumbprint, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify } from "jose";
+import * as oauth from "oauth4webapi";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { extendOAuthProvider, getOAuthProviderApi, oauthProvider, type OAuthProviderExtension } from "../src/index.ts";
@@ -166,6 +167,27 @@ describe("oauthProvider({ extensions }) and extendOAuthProvider(): real flows ov
       expect(answer.headers.get("cache-control")).toBe("no-store");
     }
     expect([await count("oauthAccessToken"), await count("oauthRefreshToken")]).toEqual(before);
+  });
+
+  it("oauth4webapi with a DPoP proof gets DPoP-bound tokens from the extension grant; a client that requires DPoP gets none without one", async () => {
+    const as = await oauth.processDiscoveryResponse(new URL(provider.issuer), await oauth.discoveryRequest(new URL(provider.issuer), { [oauth.allowInsecureRequests]: true }));
+    const pair = await generateKeyPair("ES256", { extractable: true });
+    const jkt = await calculateJwkThumbprint(await exportJWK(pair.publicKey));
+    const rp: oauth.Client = { client_id: confidential.client_id };
+    const auth = oauth.ClientSecretPost(confidential.client_secret);
+    const DPoP = oauth.DPoP(rp, pair);
+    const params = new URLSearchParams({ email: "ext@example.com", scope: "openid" });
+    const send = () => oauth.genericTokenEndpointRequest(as, rp, auth, GRANT, params, { DPoP, [oauth.allowInsecureRequests]: true });
+    const tokens = await oauth.processGenericTokenEndpointResponse(as, rp, await send());
+    expect(tokens.token_type).toBe("dpop");
+    const introspected = await post(`${provider.issuer}/oauth2/introspect`, { token: tokens.access_token, client_id: confidential.client_id, client_secret: confidential.client_secret });
+    expect(await introspected.json()).toMatchObject({ active: true, token_type: "DPoP", cnf: { jkt } });
+    const api = provider.auth.api as unknown as { adminCreateOAuthClient(input: { body: Record<string, unknown> }): Promise<typeof confidential> };
+    const bound = await api.adminCreateOAuthClient({ body: { client_name: "Bound", grant_types: [GRANT], token_endpoint_auth_method: "client_secret_post", dpop_bound_access_tokens: true } });
+    const before = await count("oauthAccessToken");
+    const refused = await post(tokenUrl(), { grant_type: GRANT, email: "ext@example.com", client_id: bound.client_id, client_secret: bound.client_secret });
+    expect([refused.status, ((await refused.json()) as { error: string }).error]).toEqual([400, "invalid_dpop_proof"]);
+    expect(await count("oauthAccessToken")).toBe(before);
   });
 
   it("a discovered client authenticates with the extension's assertion at the token and introspection endpoints", async () => {
