@@ -21,12 +21,22 @@ afterEach(() => {
   current?.close();
   current = undefined;
 });
-async function pair(): Promise<Pair> {
+async function pair(extra: Partial<OAuthOptions> = {}): Promise<Pair> {
+  const options = { ...OPTIONS, ...extra };
   return (current = await createPair({
-    reference: { plugins: [referenceJwt(), referenceOAuthProvider(OPTIONS as Parameters<typeof referenceOAuthProvider>[0]), referenceOAuthDevice({ interval: "1s" })] },
-    latchkey: { plugins: [jwt(), oauthProvider(OPTIONS), oauthDeviceAuthorization({ interval: "1s" })] },
+    reference: { plugins: [referenceJwt(), referenceOAuthProvider(options as Parameters<typeof referenceOAuthProvider>[0]), referenceOAuthDevice({ interval: "1s" })] },
+    latchkey: { plugins: [jwt(), oauthProvider(options), oauthDeviceAuthorization({ interval: "1s" })] },
   }));
 }
+
+/** A form POST whose members may repeat (`resource`), authenticated with Basic as `c`. */
+function repeatedForm(path: string, fields: Array<[string, string]>, c: Registered): Request {
+  const request = form(path, {}, c);
+  return new Request(request, { body: new URLSearchParams(fields).toString() });
+}
+
+/** A JWT's payload (the tests compare claims, not signatures). */
+const claimsOf = (jwt: string): Record<string, unknown> => JSON.parse(Buffer.from(jwt.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
 
 /** A device code from `side` for `c`, approved by the signed-in `cookie`. */
 async function approvedCode(side: Handler, c: Registered, cookie: string, scope: string): Promise<string> {
@@ -118,5 +128,61 @@ describe("oauthDeviceAuthorization(): wire and storage beside the reference", ()
     expect(reference.status).toBe(200);
     expect(reference.body).toMatchObject({ device_code: expect.any(String) });
     expect(latchkey).toEqual({ status: 400, noStore: true, body: { error: "invalid_scope", error_description: "scope admin:everything is not supported" } });
+  });
+
+  it("RFC 8707 resources bound at /device/code travel across implementations: shown to the approver, narrowed at the poll, never widened", async () => {
+    const API = "https://api.example.com";
+    const REPORTS = "https://reports.example.com";
+    const p = await pair({ resources: [API, REPORTS, "https://other.example.com"], enforcePerClientResources: false });
+    const { cookie } = await signUp(p.reference, { email: "tv4@example.com", password: "correct horse battery", name: "TV" });
+    const c = await register(p.reference, cookie, { grant_types: [GRANT], scope: "openid profile" });
+    const results: unknown[] = [];
+    for (const [issuer, redeemer] of [[p.reference, p.latchkey], [p.latchkey, p.reference], [p.latchkey, p.latchkey]] as const) {
+      const issued = await issuer(repeatedForm("/device/code", [["scope", "openid"], ["resource", API], ["resource", REPORTS]], c));
+      expect(issued.status, await issued.clone().text()).toBe(200);
+      const codes = (await issued.json()) as { device_code: string; user_code: string };
+      const seen = (await (await issuer(new Request(url(`/device?user_code=${codes.user_code}`), { headers: { cookie } }))).json()) as Record<string, unknown>;
+      expect((await issuer(jsonPost("/device/approve", { userCode: codes.user_code }, { cookie }))).status).toBe(200);
+      const poll = async (resources: string[]) => {
+        await p.latchkeyAuth.$context.adapter.updateMany({ model: "deviceCode", where: [{ field: "deviceCode", value: codes.device_code }], update: { lastPolledAt: null } });
+        return answer(await redeemer(repeatedForm("/oauth2/token", [["grant_type", GRANT], ["device_code", codes.device_code], ...resources.map((r): [string, string] => ["resource", r])], c)));
+      };
+      const widened = await poll(["https://other.example.com"]);
+      const narrowed = await poll([REPORTS]);
+      const body = narrowed.body as { access_token?: string };
+      results.push({ shown: seen.resource, widened, status: narrowed.status, aud: body.access_token ? claimsOf(body.access_token).aud : undefined });
+    }
+    expect(results[0]).toEqual({
+      shown: [API, REPORTS],
+      widened: { status: 400, noStore: true, body: { error: "invalid_target", error_description: "Requested resource was not authorized by the user" } },
+      status: 200,
+      aud: [REPORTS, `${ISSUER}/oauth2/userinfo`],
+    });
+    expect(results[1]).toEqual(results[0]);
+    expect(results[2]).toEqual(results[0]);
+    const bad = [];
+    for (const side of [p.reference, p.latchkey]) {
+      const { status, body } = await answer(await side(form("/device/code", { resource: "not a uri" }, c)));
+      bad.push({ status, body });
+    }
+    // Same refusal; Latchkey's also carries no-store (row 119).
+    expect(bad[1]).toEqual(bad[0]);
+    expect(bad[0]).toEqual({ status: 400, body: { error: "invalid_target", error_description: "Invalid resource indicator" } });
+  });
+
+  it("row 143: the ID token of the device grant — the reference's has no auth_time, Latchkey's carries the approving session's sign-in time", async () => {
+    const p = await pair();
+    const { cookie } = await signUp(p.reference, { email: "tv5@example.com", password: "correct horse battery", name: "TV" });
+    const c = await register(p.reference, cookie, { grant_types: [GRANT], scope: "openid" });
+    const idTokens: Array<Record<string, unknown>> = [];
+    for (const side of [p.reference, p.latchkey]) {
+      const deviceCode = await approvedCode(side, c, cookie, "openid");
+      const tokens = await answer(await side(form("/oauth2/token", { grant_type: GRANT, device_code: deviceCode }, c)));
+      expect(tokens.status).toBe(200);
+      idTokens.push(claimsOf((tokens.body as { id_token: string }).id_token));
+    }
+    const session = await p.latchkeyAuth.$context.adapter.findOne<{ createdAt: Date }>({ model: "session", where: [{ field: "userId", value: String(idTokens[1]!.sub) }] });
+    expect(idTokens[0]!.auth_time).toBeUndefined();
+    expect(idTokens[1]!.auth_time).toBe(Math.floor(new Date(session!.createdAt).getTime() / 1000));
   });
 });

@@ -1,6 +1,7 @@
 import { provide, type LatchkeyPlugin } from "@latchkey/core";
 import { oauthGrantExtensionKey } from "@latchkey/oauth-provider";
 import { DEVICE_AUTHORIZATION_ERROR_CODES } from "./error-codes.js";
+import { recordApprovalTime } from "./approval-time.js";
 import { schemaFor } from "./table.js";
 import { deviceCodeGrant } from "./oauth-grant.js";
 import { checkDeviceCodeForm, deviceCodeValidationHook, noStoreHook } from "./oauth-errors.js";
@@ -17,7 +18,9 @@ const makeEndpoints = (options: ResolvedDeviceAuthorizationOptions) => ({
   deviceCode: oauthDeviceCode(options),
   deviceToken: deviceToken(options, true),
   deviceVerify: deviceVerify(),
-  deviceApprove: deviceApprove(),
+  deviceApprove: deviceApprove(async (ctx, row, signedInAt) => {
+    if (row.oauthClientId) await recordApprovalTime(ctx, row, signedInAt);
+  }),
   deviceDeny: deviceDeny(),
 });
 

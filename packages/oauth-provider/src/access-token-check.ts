@@ -2,7 +2,7 @@ import { getService, type AuthContext } from "@latchkey/core";
 import { JWT_SIGNER } from "@latchkey/jwt";
 import { decodeRefreshToken } from "./refresh-token-format.js";
 import { decodeJwt, decodeProtectedHeader } from "jose";
-import { customAccessTokenClaims, withoutReserved } from "./access-token-claims.js";
+import { customAccessTokenClaims, hasAccessTokenClaimExtension, withoutReserved } from "./access-token-claims.js";
 import { audiencesKnown, mayIntrospect, resourceClaims } from "./resource-policy.js";
 import { findClient } from "./clients.js";
 import { jwtDisabled, tokenIssuer, userInfoURL } from "./issuer.js";
@@ -99,13 +99,14 @@ export async function checkAccessToken(
   const audience = row.resources?.length
     ? [...new Set(row.scopes.includes("openid") ? [...row.resources, userInfoURL(ctx)] : row.resources)]
     : undefined;
-  const user = options.customAccessTokenClaims && row.userId ? await ctx.internalAdapter.findUserById(row.userId) : null;
+  const user = (options.customAccessTokenClaims || hasAccessTokenClaimExtension(ctx)) && row.userId ? await ctx.internalAdapter.findUserById(row.userId) : null;
   const custom = await customAccessTokenClaims(ctx, options, {
     client,
     user: user ?? undefined,
     scopes: row.scopes,
     resources: row.resources ?? undefined,
     referenceId: row.referenceId ?? undefined,
+    sessionId: row.sessionId ?? undefined,
   });
   const fromResources = row.resources?.length ? withoutReserved(await resourceClaims(ctx, options.resourceStore, row.resources)) : {};
   const payload = Object.fromEntries(

@@ -1,9 +1,13 @@
 import type { AuthContext } from "@latchkey/core";
 import type { OAuthClientRow } from "./schema.js";
 import { trustedClientCache } from "./trusted-clients.js";
+import type { ClientDiscovery } from "./extension-types.js";
+import { clientDiscoveries, extensionContext } from "./extensions.js";
 
 /** The client row with this `clientId`, or null; `cachedTrustedClients` are read once per process, then from memory. */
 export async function findClient(ctx: AuthContext, clientId: string): Promise<OAuthClientRow | null> {
+  const discoveries = clientDiscoveries(ctx).filter((discovery) => discovery.matches(clientId));
+  if (discoveries.length) return discoveredClient(ctx, clientId, discoveries);
   const trusted = trustedClientCache(ctx, clientId);
   const cached = trusted?.get(clientId);
   if (cached) return { ...cached };
@@ -13,6 +17,25 @@ export async function findClient(ctx: AuthContext, clientId: string): Promise<OA
   });
   if (row && trusted) trusted.set(clientId, { ...row });
   return row;
+}
+
+/** The stored row of `clientId`, read directly. */
+const storedClient = (ctx: AuthContext, clientId: string) =>
+  ctx.adapter.findOne<OAuthClientRow & Record<string, unknown>>({ model: "oauthClient", where: [{ field: "clientId", value: clientId }] });
+
+/**
+ * An extension's client discovery (the reference's order): each matching source in turn gets
+ * the stored row and answers the client or null; null for a row the source owns
+ * (`clientDiscoveryId`) fails closed, so a revoked external client is not served from the table.
+ */
+async function discoveredClient(ctx: AuthContext, clientId: string, discoveries: ClientDiscovery[]): Promise<OAuthClientRow | null> {
+  const existing = await storedClient(ctx, clientId);
+  for (const discovery of discoveries) {
+    const resolved = await discovery.resolve(extensionContext(ctx), clientId, existing);
+    if (resolved) return resolved;
+    if (existing?.clientDiscoveryId === discovery.id) return null;
+  }
+  return existing;
 }
 
 /** Spec, client rules 1: public only when the registered method is `none`; absent means `client_secret_basic`. */

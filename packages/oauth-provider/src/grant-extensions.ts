@@ -5,6 +5,9 @@ import { tokenBinding } from "./dpop-binding.js";
 import { quoted } from "./echo.js";
 import { issueTokens } from "./issue-tokens.js";
 import { oauthError } from "./oauth-error.js";
+import { extensionsOf } from "./extensions.js";
+import { getOAuthProviderApi } from "./provider-api.js";
+import { resolveResourcePolicy } from "./resource-policy.js";
 import type { GrantType, ResolvedOAuthOptions } from "./options.js";
 import type { OAuthClientRow } from "./schema.js";
 
@@ -14,6 +17,7 @@ export interface OAuthIssueInput {
   scopes: string[];
   user: User;
   resources?: string[] | undefined;
+  /** When the user authenticated (the ID token's `auth_time`, OIDC Core §2). */
   authTime?: Date | undefined;
   /** The DPoP key the tokens are bound to, from `dpopBinding` (RFC 9449 §5); Bearer without it. */
   confirmation?: { jkt: string } | undefined;
@@ -23,7 +27,7 @@ export interface OAuthIssueInput {
  * What `oauthProvider()` offers other plugins (published as the `OAUTH_PROVIDER_API` service):
  * its client authentication (every registered method, DPoP aside) and its token issuance.
  */
-export interface OAuthProviderApi {
+export interface OAuthProviderService {
   /**
    * Authenticates the client of a request sent to `endpoint` (Basic, `client_secret_post`,
    * `private_key_jwt`, or `client_id` alone for public clients) and checks the scopes it may
@@ -41,18 +45,37 @@ export interface OAuthProviderApi {
    * registered `dpop_bound_access_tokens` (then `invalid_dpop_proof`). Call it before spending a
    * grant, so a bad proof leaves the grant to its holder.
    */
-  dpopBinding(context: AuthContext, request: { headers: Headers; urls: string[] }, client: OAuthClientRow): Promise<{ jkt: string } | undefined>;
+  dpopBinding(
+    context: AuthContext,
+    request: { headers: Headers; urls: string[] },
+    client: OAuthClientRow,
+    required?: { resourceRequires?: boolean | undefined },
+  ): Promise<{ jkt: string } | undefined>;
+  /**
+   * RFC 8707 §2: checks the resources a grant asks for as the authorization-code flow does
+   * (configured, enabled, linked to the client) and answers the scopes left after each
+   * resource's `allowedScopes` and whether a resource requires DPoP. Throws `invalid_target` /
+   * `invalid_scope`; writes nothing.
+   */
+  resourcePolicy(
+    context: AuthContext,
+    request: { resources: string[] | undefined; clientId: string; scopes: string[] },
+  ): Promise<{ scopes: string[]; dpopRequired: boolean }>;
   /** The registered client `clientId`, or null (enabled or not). */
   findClient(context: AuthContext, clientId: string): Promise<OAuthClientRow | null>;
-  /** Issues the provider's token set for `grantType` (access token, refresh token, ID token by its rules). */
+  /**
+   * Issues the provider's token set for `grantType` (access token, refresh token, ID token by its
+   * rules); with `resources`, their policy applies (audience, narrowed scopes, TTLs, signing pins).
+   */
   issueTokens(context: AuthContext, grantType: string, input: OAuthIssueInput): Promise<Record<string, unknown>>;
 }
 
-/** The service key of `OAuthProviderApi`. */
-export const OAUTH_PROVIDER_API = serviceKey<OAuthProviderApi>("oauth-provider.api");
+/** The service key of `OAuthProviderService`. */
+export const OAUTH_PROVIDER_API = serviceKey<OAuthProviderService>("oauth-provider.api");
 
 /**
- * A grant type another plugin adds to `/oauth2/token`: published as a service under
+ * A grant type another plugin adds to `/oauth2/token` (Latchkey's own shape; the reference's is
+ * `OAuthProviderExtension.grants`, served through this too): published as a service under
  * `oauthGrantExtensionKey(grantType)`. The token endpoint calls `handle` for that
  * `grant_type` (no-store headers and the error shape are the endpoint's); discovery lists the
  * grant type and merges `metadata`.
@@ -69,18 +92,32 @@ const PREFIX = "oauth-provider.grant:";
 /** The service key under which a plugin publishes the handler of `grantType`. */
 export const oauthGrantExtensionKey = (grantType: string) => serviceKey<OAuthGrantExtension>(`${PREFIX}${grantType}`);
 
-/** Every extension grant the installed plugins published. */
-export function grantExtensions(context: Pick<AuthContext, "services">): OAuthGrantExtension[] {
-  return [...context.services.entries()].filter(([id]) => id.startsWith(PREFIX)).map(([, value]) => value as OAuthGrantExtension);
+/**
+ * Every extension grant: those of `extensions` / `extendOAuthProvider()` (the reference's
+ * handler shape, called with a `provider` bound to the grant), then those plugins published
+ * as services; a grant type published both ways is answered by the first.
+ */
+export function grantExtensions(context: Pick<AuthContext, "services" | "plugins">): OAuthGrantExtension[] {
+  const registered = extensionsOf(context).flatMap((extension) =>
+    Object.entries(extension.grants ?? {}).map(([grantType, handler]): OAuthGrantExtension => ({
+      grantType,
+      handle: async (ctx) => {
+        const opts = context.plugins.find((plugin) => plugin.id === "oauth-provider")!.options as ResolvedOAuthOptions;
+        return (await handler({ ctx, opts, grantType, provider: getOAuthProviderApi(ctx, opts, grantType) })) as Record<string, unknown>;
+      },
+    })),
+  );
+  const published = [...context.services.entries()].filter(([id]) => id.startsWith(PREFIX)).map(([, value]) => value as OAuthGrantExtension);
+  return [...registered, ...published.filter((extension) => !registered.some((own) => own.grantType === extension.grantType))];
 }
 
-/** The extension grant of `grantType`, if a plugin published one. */
-export function grantExtension(context: Pick<AuthContext, "services">, grantType: string): OAuthGrantExtension | undefined {
+/** The extension grant of `grantType`, if one was registered or published. */
+export function grantExtension(context: Pick<AuthContext, "services" | "plugins">, grantType: string): OAuthGrantExtension | undefined {
   return grantExtensions(context).find((extension) => extension.grantType === grantType);
 }
 
-/** The `OAuthProviderApi` over one provider's options. */
-export function providerApi(options: ResolvedOAuthOptions): OAuthProviderApi {
+/** The `OAuthProviderService` over one provider's options. */
+export function providerApi(options: ResolvedOAuthOptions): OAuthProviderService {
   return {
     async authenticateClient(context, request, check) {
       const presented = presentedClient(request.headers, request.body, request.endpoint);
@@ -91,9 +128,27 @@ export function providerApi(options: ResolvedOAuthOptions): OAuthProviderApi {
       return client;
     },
     findClient: (context, clientId) => findClient(context, clientId),
-    dpopBinding: (context, request, client) =>
-      tokenBinding(context, options, { proof: request.headers.get("dpop") ?? undefined, urls: request.urls }, { client }),
-    issueTokens: (context, grantType, input) =>
-      issueTokens(context, options, { grantType: grantType as GrantType, client: input.client, scopes: input.scopes, user: input.user, resources: input.resources, authTime: input.authTime ?? null, confirmation: input.confirmation }),
+    dpopBinding: (context, request, client, required) =>
+      tokenBinding(context, options, { proof: request.headers.get("dpop") ?? undefined, urls: request.urls }, { client, resourceRequires: required?.resourceRequires }),
+    resourcePolicy: async (context, request) => {
+      const policy = await resolveResourcePolicy(context, options.resourceStore, request);
+      return { scopes: policy.scopes, dpopRequired: policy.dpopRequired };
+    },
+    async issueTokens(context, grantType, input) {
+      const resources = input.resources?.length ? input.resources : undefined;
+      const policy = resources
+        ? await resolveResourcePolicy(context, options.resourceStore, { resources, clientId: input.client.clientId, scopes: input.scopes })
+        : undefined;
+      return issueTokens(context, options, {
+        grantType: grantType as GrantType,
+        client: input.client,
+        scopes: policy?.scopes ?? input.scopes,
+        user: input.user,
+        resources,
+        policy,
+        authTime: input.authTime ?? null,
+        confirmation: input.confirmation,
+      });
+    },
   };
 }

@@ -2,6 +2,7 @@ import { base64UrlEncode, getService, utf8Encode, type AuthContext, type User } 
 import { SignJWT } from "jose";
 import { JWT_SIGNER } from "@latchkey/jwt";
 import { clientMetadata } from "./clients.js";
+import { collectExtensionClaims, extensionContext } from "./extensions.js";
 import { jwtDisabled, jwtOptions, tokenIssuer } from "./issuer.js";
 import { decryptClientSecret } from "./token-hash.js";
 import type { ResolvedOAuthOptions } from "./options.js";
@@ -32,6 +33,12 @@ export interface IdTokenInput {
   sessionId?: string | undefined;
   authTime?: Date | undefined;
   accessToken: string;
+  /** What extension claim contributors are told about the grant. */
+  grantType?: string | undefined;
+  referenceId?: string | undefined;
+  resources?: string[] | undefined;
+  /** Per-issuance claims of an extension grant. */
+  extraClaims?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -47,7 +54,18 @@ export async function createIdToken(ctx: AuthContext, options: ResolvedOAuthOpti
   const custom = options.customIdTokenClaims
     ? await options.customIdTokenClaims({ user: input.user, scopes: input.scopes, metadata: clientMetadata(input.client) })
     : {};
-  const extra = Object.fromEntries(Object.entries(custom ?? {}).filter(([name, value]) => !RESERVED.has(name) && value !== undefined));
+  const own = { ...input.extraClaims, ...custom };
+  const extensions = await collectExtensionClaims(
+    ctx,
+    (extension) => extension.claims?.idToken,
+    {
+      ctx: extensionContext(ctx), opts: options, user: input.user, client: input.client, scopes: input.scopes, grantType: input.grantType,
+      referenceId: input.referenceId, sessionId: input.sessionId, resources: input.resources, metadata: clientMetadata(input.client),
+    },
+    new Set([...RESERVED, ...Object.keys(own)]),
+  );
+  // Extensions add claims; the provider's own (and `customIdTokenClaims`) are never replaced.
+  const extra = Object.fromEntries(Object.entries({ ...extensions, ...own }).filter(([name, value]) => !RESERVED.has(name) && value !== undefined));
   const emitSid = Boolean(input.client.enableEndSession || input.client.backchannelLogoutUri);
   const payload = {
     auth_time: input.authTime ? Math.floor(input.authTime.getTime() / 1000) : undefined,

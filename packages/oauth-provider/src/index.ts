@@ -37,7 +37,28 @@ export { authorizationServerMetadata, openIdConfiguration };
 export { BACKCHANNEL_LOGOUT_EVENT, settleBackchannelLogouts } from "./backchannel-logout.js";
 export type { BackchannelLogoutOptions } from "./options.js";
 export { OAUTH_PROVIDER_API, oauthGrantExtensionKey } from "./grant-extensions.js";
-export type { OAuthGrantExtension, OAuthIssueInput, OAuthProviderApi } from "./grant-extensions.js";
+export type { OAuthGrantExtension, OAuthIssueInput, OAuthProviderService } from "./grant-extensions.js";
+export { extendOAuthProvider } from "./extensions.js";
+export { getOAuthProviderApi } from "./provider-api.js";
+export type {
+  ClientDiscovery,
+  OAuthAuthenticatedClient,
+  OAuthClaimExtensionInput,
+  OAuthClientAuthenticationInput,
+  OAuthClientAuthenticationRequest,
+  OAuthClientAuthenticationResult,
+  OAuthClientAuthenticationStrategy,
+  OAuthConfirmation,
+  OAuthExtensionContext,
+  OAuthExtensionGrantHandler,
+  OAuthExtensionGrantHandlerInput,
+  OAuthMetadataExtensionInput,
+  OAuthProviderApi,
+  OAuthProviderExtension,
+  OAuthTokenIssueParams,
+  OAuthTokenResponse,
+  OAuthUserInfoExtensionInput,
+} from "./extension-types.js";
 export type { OAuthResourceInput, ResourceAction, ResourceOptions } from "./resource-options.js";
 export type { OAuthResourceRow } from "./resource-store.js";
 

@@ -30,6 +30,12 @@ export interface TokenGrant {
   policy?: ResourcePolicy | undefined;
   /** The DPoP key the tokens are bound to (RFC 9449 §5). */
   confirmation?: Confirmation | undefined;
+  /** Per-issuance additions of an extension grant (`provider.issueTokens`); provider-owned names are dropped. */
+  extra?: {
+    accessTokenClaims?: Record<string, unknown> | undefined;
+    idTokenClaims?: Record<string, unknown> | undefined;
+    tokenResponse?: Record<string, unknown> | undefined;
+  } | undefined;
 }
 
 const STANDARD_MEMBERS = ["access_token", "expires_in", "expires_at", "token_type", "refresh_token", "scope", "id_token"];
@@ -80,8 +86,11 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
       : undefined;
   const jwtClaims = audience
     ? {
+        ...withoutReserved(grant.extra?.accessTokenClaims ?? {}),
         ...withoutReserved(policy?.claims ?? {}),
-        ...(await customAccessTokenClaims(ctx, options, { client, user, scopes, resources: grant.resources, referenceId: grant.referenceId ?? undefined })),
+        ...(await customAccessTokenClaims(ctx, options, {
+          client, user, scopes, resources: grant.resources, referenceId: grant.referenceId ?? undefined, grantType: grant.grantType, sessionId,
+        })),
       }
     : undefined;
   // One transaction for the stored rows (rotation guard, refresh token, access token): a
@@ -132,12 +141,18 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
           sessionId,
           authTime: grant.authTime ?? undefined,
           accessToken,
+          grantType: grant.grantType,
+          referenceId: grant.referenceId ?? undefined,
+          resources: grant.resources,
+          extraClaims: grant.extra?.idTokenClaims,
         })
       : undefined;
   const custom = options.customTokenResponseFields
     ? await options.customTokenResponseFields({ grantType: grant.grantType, user, scopes, metadata: clientMetadata(client) })
     : {};
-  const extra = Object.fromEntries(Object.entries(custom ?? {}).filter(([name]) => !STANDARD_MEMBERS.includes(name)));
+  const extra = Object.fromEntries(
+    Object.entries({ ...grant.extra?.tokenResponse, ...custom }).filter(([name]) => !STANDARD_MEMBERS.includes(name)),
+  );
   const response: Record<string, unknown> = {
     ...extra,
     access_token: accessToken,

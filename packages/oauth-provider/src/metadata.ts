@@ -1,5 +1,7 @@
 import { getService, type AuthContext } from "@latchkey/core";
 import { JWT_SIGNER } from "@latchkey/jwt";
+import type { OAuthMetadataExtensionInput } from "./extension-types.js";
+import { clientDiscoveries, extensionAuthMethods, extensionContext, extensionsOf } from "./extensions.js";
 import { grantExtensions } from "./grant-extensions.js";
 import { issuerOf, jwtDisabled, jwtOptions } from "./issuer.js";
 import type { ResolvedOAuthOptions } from "./options.js";
@@ -11,11 +13,13 @@ const DPOP_ALGORITHMS = ["EdDSA", "ES256", "ES512", "PS256", "RS256"];
 const CONFIDENTIAL_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt"];
 
 /** RFC 8414 §2 authorization-server metadata, member for member the reference's document. */
-export function authorizationServerMetadata(ctx: AuthContext, options: ResolvedOAuthOptions): Record<string, unknown> {
+function providerMetadata(ctx: AuthContext, options: ResolvedOAuthOptions): Record<string, unknown> {
   const base = ctx.baseURL;
   // Without the jwt plugin there are no keys to publish and no logout tokens to sign.
   const withJwt = !jwtDisabled(ctx);
   const extensions = grantExtensions(ctx);
+  // Methods of extension strategies are served at the token, introspection and revocation endpoints.
+  const confidential = [...CONFIDENTIAL_METHODS, ...extensionAuthMethods(ctx)];
   return {
     scopes_supported: options.advertisedMetadata?.scopes_supported ?? options.scopes,
     issuer: issuerOf(ctx),
@@ -31,12 +35,12 @@ export function authorizationServerMetadata(ctx: AuthContext, options: ResolvedO
     grant_types_supported: [...options.grantTypes, ...extensions.map((extension) => extension.grantType)],
     token_endpoint_auth_methods_supported: [
       ...(options.allowUnauthenticatedClientRegistration ? ["none"] : []),
-      ...CONFIDENTIAL_METHODS,
+      ...confidential,
     ],
     token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
-    introspection_endpoint_auth_methods_supported: CONFIDENTIAL_METHODS,
+    introspection_endpoint_auth_methods_supported: confidential,
     introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
-    revocation_endpoint_auth_methods_supported: CONFIDENTIAL_METHODS,
+    revocation_endpoint_auth_methods_supported: confidential,
     revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     code_challenge_methods_supported: ["S256"],
     authorization_response_iss_parameter_supported: true,
@@ -47,10 +51,34 @@ export function authorizationServerMetadata(ctx: AuthContext, options: ResolvedO
   };
 }
 
+/**
+ * The document with what extensions add (the reference's rule): client discovery sources'
+ * `discoveryMetadata`, then each `metadata()` contribution, computed from the provider's own
+ * document, adding only keys nobody set before (first registered wins).
+ */
+function withExtensions(ctx: AuthContext, options: ResolvedOAuthOptions, type: OAuthMetadataExtensionInput["type"], document: Record<string, unknown>): Record<string, unknown> {
+  const merged = { ...document };
+  const add = (members: Record<string, unknown> | undefined) => {
+    for (const [name, value] of Object.entries(members ?? {})) if (!(name in merged) || merged[name] === undefined) merged[name] = value;
+  };
+  for (const discovery of clientDiscoveries(ctx)) add(discovery.discoveryMetadata);
+  const base = { ...merged };
+  for (const extension of extensionsOf(ctx)) add(extension.metadata?.({ ctx: extensionContext(ctx), opts: options, type, document: base }));
+  return merged;
+}
+
+/** RFC 8414 §2 authorization-server metadata (the reference's members) with the extensions' members. */
+export const authorizationServerMetadata = (ctx: AuthContext, options: ResolvedOAuthOptions): Record<string, unknown> =>
+  withExtensions(ctx, options, "oauth-authorization-server", providerMetadata(ctx, options));
+
+/** OpenID Connect Discovery 1.0 §3 configuration with the extensions' members. */
+export const openIdConfiguration = (ctx: AuthContext, options: ResolvedOAuthOptions): Record<string, unknown> =>
+  withExtensions(ctx, options, "openid-configuration", providerOpenIdMetadata(ctx, options));
+
 /** OpenID Connect Discovery 1.0 §3: the AS metadata plus the OpenID members. */
-export function openIdConfiguration(ctx: AuthContext, options: ResolvedOAuthOptions): Record<string, unknown> {
+function providerOpenIdMetadata(ctx: AuthContext, options: ResolvedOAuthOptions): Record<string, unknown> {
   return {
-    ...authorizationServerMetadata(ctx, options),
+    ...providerMetadata(ctx, options),
     claims_supported: options.advertisedMetadata?.claims_supported ?? options.claims,
     claims_parameter_supported: true,
     userinfo_endpoint: `${ctx.baseURL}/oauth2/userinfo`,

@@ -2,6 +2,8 @@ import type { EndpointContext, Session, SessionWithUser, User } from "@latchkey/
 import { checkExpirations } from "./expirations.js";
 import { checkResourceOptions, type ResourceOptions } from "./resource-options.js";
 import { ResourceStore } from "./resource-store.js";
+import type { OAuthProviderExtension } from "./extension-types.js";
+import { validateExtensions } from "./extensions.js";
 
 /** The grants the provider serves at `/oauth2/token`. */
 export type GrantType = "authorization_code" | "client_credentials" | "refresh_token";
@@ -32,6 +34,14 @@ export type OAuthRateLimitRule = { window?: number; max?: number } | false;
 
 /** Options of `oauthProvider()`, with the reference's names and defaults. */
 export interface OAuthOptions extends ResourceOptions {
+  /**
+   * Grants, client authentication methods, discovery members, claims and client-id sources
+   * that companion plugins add (the reference's shape; plugins usually call
+   * `extendOAuthProvider(ctx, extension)` in `init`). Checked at start-up: grant and assertion
+   * types are absolute URIs, built-in auth method names are reserved, contributions disjoint.
+   * @default []
+   */
+  extensions?: OAuthProviderExtension[];
   /** Page the browser is sent to when the user must sign in (with the signed authorization query). */
   loginPage: string;
   /** Page the browser is sent to when the user must consent (with the signed authorization query). */
@@ -234,8 +244,10 @@ export interface BackchannelLogoutOptions {
 
 /** Options after defaults, resolved once by `oauthProvider()`. */
 export interface ResolvedOAuthOptions
-  extends Omit<OAuthOptions, "scopes" | "grantTypes" | "storeClientSecret" | "storeTokens"> {
+  extends Omit<OAuthOptions, "scopes" | "grantTypes" | "storeClientSecret" | "storeTokens" | "extensions"> {
   scopes: string[];
+  /** The `extensions` option, then those `extendOAuthProvider()` added (one list per plugin object, as the reference). */
+  extensions: OAuthProviderExtension[];
   grantTypes: GrantType[];
   /** Claims discovery advertises (protocol claims and the standard claims of enabled scopes). */
   claims: string[];
@@ -259,20 +271,6 @@ export const SCOPE_CLAIMS: Record<string, string[]> = {
   profile: ["name", "picture", "given_name", "family_name"],
   email: ["email", "email_verified"],
 };
-
-// Reference options this release does not implement. A config ported from the reference that
-// sets one must fail at start-up, not run with tokens, subjects or clients other than it asked for.
-const UNSUPPORTED = [
-  "extensions",
-] as const;
-
-/** Refuses reference options that are not served yet (README, "Not yet"). */
-function refuseUnsupported(options: OAuthOptions): void {
-  const given = options as unknown as Record<string, unknown>;
-  for (const name of UNSUPPORTED) {
-    if (given[name] !== undefined) throw new TypeError(`oauthProvider: the option ${name} is not supported yet`);
-  }
-}
 
 /**
  * The reference's pairing of secret storage and signing: ID tokens signed with the client's
@@ -304,7 +302,7 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
   if (!options || typeof options.loginPage !== "string" || typeof options.consentPage !== "string") {
     throw new TypeError("oauthProvider: loginPage and consentPage are required");
   }
-  refuseUnsupported(options);
+  validateExtensions(options.extensions ?? []);
   const storeClientSecret = checkSecretStorage(options);
   checkExpirations(options);
   if (options.formatRefreshToken && (typeof options.formatRefreshToken.encrypt !== "function" || typeof options.formatRefreshToken.decrypt !== "function")) {
@@ -348,6 +346,7 @@ export function resolveOAuthOptions(options: OAuthOptions): ResolvedOAuthOptions
     storeClientSecret,
     storeTokens: options.storeTokens ?? "hashed",
     resourceStore: new ResourceStore(options),
+    extensions: [...(options.extensions ?? [])],
   };
 }
 

@@ -1,3 +1,4 @@
+import { extensionAuthMethods } from "./extensions.js";
 import { grantExtensions } from "./grant-extensions.js";
 import { generateRandomString, type AuthContext } from "@latchkey/core";
 import { deliverableLogoutURI } from "./backchannel-logout.js";
@@ -44,7 +45,8 @@ export function checkMetadata(
   source: RegistrationSource,
 ): void {
   const method = client.token_endpoint_auth_method!;
-  if (!METHODS.has(method)) throw invalid(`unsupported token_endpoint_auth_method ${quoted(method)}`);
+  // An extension strategy's method may be registered too (the reference's open string).
+  if (!METHODS.has(method) && !extensionAuthMethods(ctx).includes(method)) throw invalid(`unsupported token_endpoint_auth_method ${quoted(method)}`);
   const type = client.application_type!;
   if (type !== "web" && type !== "native") throw invalid("application_type must be web or native");
   const grants = client.grant_types;
@@ -150,7 +152,9 @@ export async function registerClient(
   const resources = await registrationResources(ctx, options, client.resources ?? []);
   const isPublic = client.token_endpoint_auth_method === "none";
   // A private_key_jwt client proves itself with its keys: it gets no secret (OIDC Core §9).
-  const secret = isPublic || client.token_endpoint_auth_method === "private_key_jwt" ? undefined : options.generateClientSecret?.() || generateRandomString(32, "a-z", "A-Z");
+  // So does a client of an extension method: its strategy proves it.
+  const keyed = client.token_endpoint_auth_method === "private_key_jwt" || extensionAuthMethods(ctx).includes(client.token_endpoint_auth_method!);
+  const secret = isPublic || keyed ? undefined : options.generateClientSecret?.() || generateRandomString(32, "a-z", "A-Z");
   const requirePKCE = operator.requirePKCE ?? (source === "dynamic" && !isPublic && options.clientRegistrationRequirePKCE === false ? false : undefined);
   const scopes = source === "dynamic" ? registrationScopes(options) : client.scope?.split(" ").filter(Boolean);
   const now = new Date(Math.floor(Date.now() / 1000) * 1000);

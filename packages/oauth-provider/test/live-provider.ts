@@ -34,7 +34,8 @@ export async function liveProvider(
         logger: { disabled: true },
         emailAndPassword: { enabled: true },
         ...extra,
-        plugins: [jwt(), oauthProvider({ loginPage: `${origin}/login`, consentPage: `${origin}/consent`, ...options })],
+        // Further plugins (companions such as an extension) come after the provider.
+        plugins: [jwt(), oauthProvider({ loginPage: `${origin}/login`, consentPage: `${origin}/consent`, ...options }), ...(extra.plugins ?? [])],
       });
       void auth.createTables().then(() =>
         resolve({

@@ -27,10 +27,11 @@ describe("oauthProvider options", () => {
     expect(() => oauthProvider({ ...base, accessTokenExpiresIn: -1 })).toThrow(TypeError);
   });
 
-  it("a reference option that is not served yet is refused, never ignored", () => {
-    for (const extra of [{ extensions: [{}] }, { storeClientSecret: "encrypted" }, { disableJwtPlugin: true, storeClientSecret: "hashed" }]) {
+  it("secret storage the reference refuses to pair is refused; extensions are accepted", () => {
+    for (const extra of [{ storeClientSecret: "encrypted" }, { disableJwtPlugin: true, storeClientSecret: "hashed" }]) {
       expect(() => oauthProvider({ ...base, ...(extra as object) })).toThrow(TypeError);
     }
+    expect(oauthProvider({ ...base, extensions: [{}] }).options.extensions).toEqual([{}]);
   });
 
   it("needs the jwt plugin", () => {

@@ -1,8 +1,12 @@
-import { endpoint, getSessionFromRequest } from "@latchkey/core";
+import { endpoint, getSessionFromRequest, type EndpointContext } from "@latchkey/core";
 import * as v from "valibot";
 import { deviceError, oauthError } from "../error-codes.js";
 import { isExpired } from "../redeem.js";
+import type { DeviceCodeRow } from "../schema.js";
 import { decideDeviceCode, findByUserCode } from "../store.js";
+
+/** A step run just before a code is approved, with the row and the approving session's sign-in time. */
+export type BeforeApprove = (ctx: EndpointContext, row: DeviceCodeRow, signedInAt: Date) => Promise<void>;
 
 const body = v.object({ userCode: v.string() });
 
@@ -13,7 +17,7 @@ const body = v.object({ userCode: v.string() });
  * decided or never claimed 400 `invalid_request`; another user's code 403 `access_denied`.
  * The decision is one conditional write on a still-pending row, so a code is decided once.
  */
-const decide = (path: "/device/approve" | "/device/deny", status: "approved" | "denied", verb: "approve" | "deny") =>
+const decide = (path: "/device/approve" | "/device/deny", status: "approved" | "denied", verb: "approve" | "deny", before?: BeforeApprove) =>
   endpoint(path, { method: "POST", body, requireHeaders: true }, async (ctx) => {
     const session = await getSessionFromRequest(ctx);
     if (!session) throw deviceError("UNAUTHORIZED", "unauthorized", "AUTHENTICATION_REQUIRED");
@@ -25,14 +29,17 @@ const decide = (path: "/device/approve" | "/device/deny", status: "approved" | "
     if (row.userId !== session.user.id) {
       throw oauthError("FORBIDDEN", "access_denied", `You are not authorized to ${verb} this device authorization`);
     }
+    // Written before the decision, so an approved code always finds it; a lost race leaves a row
+    // that expires with the code.
+    if (before) await before(ctx, row, new Date(session.session.createdAt));
     if (!(await decideDeviceCode(ctx, row.id, session.user.id, status))) {
       throw deviceError("BAD_REQUEST", "invalid_request", "DEVICE_CODE_ALREADY_PROCESSED");
     }
     return { success: true };
   });
 
-/** `POST /device/approve`: lets the device's next poll redeem the code. */
-export const deviceApprove = () => decide("/device/approve", "approved", "approve");
+/** `POST /device/approve`: lets the device's next poll redeem the code (`before` runs first, e.g. to keep the sign-in time). */
+export const deviceApprove = (before?: BeforeApprove) => decide("/device/approve", "approved", "approve", before);
 
 /** `POST /device/deny`: the device's next poll gets `access_denied`. */
 export const deviceDeny = () => decide("/device/deny", "denied", "deny");

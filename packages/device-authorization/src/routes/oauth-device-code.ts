@@ -5,6 +5,7 @@ import { oauthError } from "../error-codes.js";
 import type { ResolvedDeviceAuthorizationOptions } from "../options.js";
 import { DEVICE_CODE_GRANT_TYPE } from "./device-token.js";
 import { issueCodePair } from "./device-code.js";
+import { resourceIndicators } from "../resource-indicators.js";
 
 // Optional: a client authenticating with Basic may send no member at all.
 const body = v.optional(v.object({
@@ -32,22 +33,22 @@ const normalizedScope = (scope: string | undefined): string[] => (scope?.trim() 
  * for the device_code grant and for every requested scope. The code pair is stored with
  * `oauthClientId` and redeemed only at `/oauth2/token`. A `client_id` that names no OAuth
  * client, sent without credentials, gets a first-party code as with `deviceAuthorization()`
- * (as in the reference).
+ * (as in the reference). RFC 8707 `resource` indicators (repeatable) are checked as at
+ * `/oauth2/authorize` and bound to the code.
  */
 export const oauthDeviceCode = (options: ResolvedDeviceAuthorizationOptions) =>
   endpoint(
     "/device/code",
-    { method: "POST", body, allowedMediaTypes: ["application/json", "application/x-www-form-urlencoded"] },
+    // `formMembers: "all"`: `resource` may repeat (RFC 8707 §2); the others were checked by `checkDeviceCodeForm`.
+    { method: "POST", body, allowedMediaTypes: ["application/json", "application/x-www-form-urlencoded"], formMembers: "all" },
     async (ctx) => {
       const raw = ctx.body ?? {};
       const clientId = present(raw.client_id);
       const userId = present(raw.user_id) ?? null;
       const scopes = normalizedScope(raw.scope);
       const scope = scopes.length ? scopes.join(" ") : null;
-      // RFC 8707 resources are not bound to device codes here (README, "Differences").
-      if (raw.resource !== undefined && raw.resource !== "") {
-        throw oauthError("BAD_REQUEST", "invalid_target", "resource indicators are not supported by the device authorization grant");
-      }
+      // RFC 8707 §2: checked for form first; a first-party code ignores them, as in the reference.
+      const resources = resourceIndicators(raw.resource);
       const credentials = Boolean(ctx.headers.get("authorization") || raw.client_secret || raw.client_assertion || raw.client_assertion_type);
       if (!clientId && !credentials) throw oauthError("BAD_REQUEST", "invalid_request", "client_id is required");
       const api = getService(ctx.context, OAUTH_PROVIDER_API);
@@ -62,8 +63,10 @@ export const oauthDeviceCode = (options: ResolvedDeviceAuthorizationOptions) =>
         { scopes, grant: DEVICE_CODE_GRANT_TYPE },
       );
       if (clientId && client.clientId !== clientId) throw oauthError("BAD_REQUEST", "invalid_client", "Client ID mismatch");
+      // The authorization-code flow's resource rules (configured, enabled, linked, scopes left).
+      await api.resourcePolicy(ctx.context, { resources, clientId: client.clientId, scopes });
       if (options.validateClient && !(await options.validateClient(client.clientId))) throw oauthError("BAD_REQUEST", "invalid_client", "Invalid client ID");
       if (options.onDeviceAuthRequest) await options.onDeviceAuthRequest(client.clientId, scope ?? undefined);
-      return issueCodePair(ctx, options, { userId, clientId: client.clientId, scope, oauthClientId: client.clientId, resources: null });
+      return issueCodePair(ctx, options, { userId, clientId: client.clientId, scope, oauthClientId: client.clientId, resources: resources ?? null });
     },
   );

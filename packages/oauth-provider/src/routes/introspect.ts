@@ -9,7 +9,7 @@ import { readCredentialBody } from "./credential-body.js";
 /** The RFC 7662 §2.2 answer for one request. */
 async function introspect(ctx: EndpointContext, options: ResolvedOAuthOptions): Promise<Record<string, unknown>> {
   const body = readCredentialBody(ctx.body);
-  const presented = presentedClient(ctx.headers, body, `${ctx.context.baseURL}/oauth2/introspect`);
+  const presented = presentedClient(ctx.headers, body, `${ctx.context.baseURL}/oauth2/introspect`, { ctx, options });
   if (!presented || presented.method === "none") throw oauthError("UNAUTHORIZED", "invalid_client", "missing required credentials");
   if (!body.token) throw oauthError("BAD_REQUEST", "invalid_request", "missing a required token for introspection");
   const client = await authenticateClient(ctx.context, options, presented);

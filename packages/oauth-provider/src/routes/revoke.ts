@@ -8,7 +8,7 @@ import { readCredentialBody } from "./credential-body.js";
 /** Revokes what the request names; unknown and foreign tokens are a silent success. */
 async function revoke(ctx: EndpointContext, options: ResolvedOAuthOptions): Promise<null> {
   const body = readCredentialBody(ctx.body);
-  const presented = presentedClient(ctx.headers, body, `${ctx.context.baseURL}/oauth2/revoke`);
+  const presented = presentedClient(ctx.headers, body, `${ctx.context.baseURL}/oauth2/revoke`, { ctx, options });
   if (!presented) throw oauthError("UNAUTHORIZED", "invalid_client", "missing required credentials");
   if (!body.token) throw oauthError("BAD_REQUEST", "invalid_request", "missing a required token for introspection");
   const client = await authenticateClient(ctx.context, options, presented);

@@ -33,7 +33,7 @@ export function tokenEndpoint(options: ResolvedOAuthOptions) {
           const named = /^[\w:./-]{1,100}$/.test(body.grant_type) ? ` ${body.grant_type}` : "";
           throw noStoreError("BAD_REQUEST", "unsupported_grant_type", `unsupported grant_type${named}`);
         }
-        const presented = presentedClient(ctx.headers, body, `${ctx.context.baseURL}/oauth2/token`);
+        const presented = presentedClient(ctx.headers, body, `${ctx.context.baseURL}/oauth2/token`, { ctx, options });
         const endpointUrl = `${ctx.context.baseURL}/oauth2/token`;
         const dpop = { proof: ctx.headers.get("dpop") ?? undefined, urls: ctx.request ? [endpointUrl, ctx.request.url] : [endpointUrl] };
         const answer = await GRANTS[grant](ctx.context, options, body, presented, dpop);

@@ -1,3 +1,6 @@
+import { findClient } from "../clients.js";
+import type { OAuthUserInfoExtensionInput } from "../extension-types.js";
+import { collectExtensionClaims, extensionContext, extensionsOf } from "../extensions.js";
 import { endpoint, type EndpointContext, type User } from "@latchkey/core";
 import { checkAccessToken } from "../access-token-check.js";
 import { NO_STORE, oauthError, withNoStore } from "../oauth-error.js";
@@ -43,6 +46,20 @@ function presentedToken(headers: Headers, method: string, body: unknown): string
   return fromHeader ?? fromBody;
 }
 
+/** Claims the extensions add to a userinfo answer (never replacing one in `answer`); the client is loaded only for them. */
+async function extensionUserInfoClaims(
+  ctx: EndpointContext,
+  options: ResolvedOAuthOptions,
+  input: Omit<OAuthUserInfoExtensionInput, "ctx" | "opts" | "client">,
+  answer: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  if (!extensionsOf(ctx.context).some((extension) => extension.claims?.userInfo)) return {};
+  const clientId = typeof input.jwt.client_id === "string" ? input.jwt.client_id : undefined;
+  const client = clientId ? ((await findClient(ctx.context, clientId)) ?? undefined) : undefined;
+  const full: OAuthUserInfoExtensionInput = { ...input, ctx: extensionContext(ctx.context), opts: options, client };
+  return collectExtensionClaims(ctx.context, (extension) => extension.claims?.userInfo, full, answer);
+}
+
 /** The claims answered for the presented token (OIDC Core §5.3.2). */
 async function claimsFor(ctx: EndpointContext, options: ResolvedOAuthOptions): Promise<Record<string, unknown>> {
   const token = presentedToken(ctx.headers, ctx.method, ctx.body);
@@ -61,7 +78,8 @@ async function claimsFor(ctx: EndpointContext, options: ResolvedOAuthOptions): P
   const extra = Object.fromEntries(Object.entries(custom ?? {}).filter(([, value]) => value !== undefined));
   // The pairwise subject of the client the token was issued to (OIDC Core §8.1); `sub` is never custom.
   const { sub } = await presentedSubject(ctx.context, options, { active: true, sub: user.id, client_id: payload.client_id, azp: payload.azp });
-  return { ...base, ...extra, sub };
+  const added = await extensionUserInfoClaims(ctx, options, { user, scopes, jwt: payload, requestedClaims: requestedUserInfoClaims }, { ...base, ...extra, sub });
+  return { ...added, ...base, ...extra, sub };
 }
 
 /**
