@@ -1,6 +1,7 @@
 import type { Row } from "./adapter.js";
 import type { EndpointContext } from "../api/context.js";
 import { applicationCall } from "../api/declared-codes.js";
+import { afterCommitOf } from "./after-commit.js";
 
 /** What a database hook sees of the call that caused the write: its endpoint context, or null outside one. */
 export type DatabaseHookContext = EndpointContext | null;
@@ -42,7 +43,12 @@ export async function runBefore(
   return current;
 }
 
-/** Runs the after hooks of every source in order. */
+/**
+ * Runs the after hooks of every source in order. Inside a transaction (`inTransactionContext`)
+ * they wait for its commit and then run with the context of the call that opened it, so a hook
+ * never sees a write that is later rolled back, and its own writes are not part of the
+ * transaction; a rollback drops them.
+ */
 export async function runAfter(
   sources: DatabaseHooks[],
   model: string,
@@ -50,5 +56,14 @@ export async function runAfter(
   row: Row,
   ctx: DatabaseHookContext,
 ): Promise<void> {
-  for (const hooks of sources) await hooks[model]?.[op]?.after?.(row, ctx);
+  const hooks = sources.flatMap((source) => source[model]?.[op]?.after ?? []);
+  if (!hooks.length) return;
+  const pending = afterCommitOf(ctx);
+  if (pending) {
+    pending.tasks.push(async () => {
+      for (const hook of hooks) await hook(row, pending.outer);
+    });
+    return;
+  }
+  for (const hook of hooks) await hook(row, ctx);
 }
