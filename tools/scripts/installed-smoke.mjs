@@ -74,14 +74,13 @@ if (!process.argv.includes("--skip-build")) {
 let t = Date.now();
 rmSync(packDir, { recursive: true, force: true });
 mkdirSync(packDir, { recursive: true });
-for (const pkg of packages) {
-  run("pnpm", ["pack", "--pack-destination", packDir], {
-    cwd: pkg.dir,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+// Three at a time: a pack is mostly pnpm starting up.
+await eachAtOnce(packages, 3, async (pkg) => {
+  const packed = await capture("pnpm", ["pack", "--pack-destination", packDir], pkg.dir);
+  if (packed.code !== 0) fail(`pnpm pack in ${pkg.dir} exited with ${packed.code}\n${packed.output}`);
   pkg.tarball = join(packDir, `${pkg.name.replace(/^@/, "").replace("/", "-")}-${pkg.version}.tgz`);
   if (!existsSync(pkg.tarball)) fail(`pnpm pack made no ${pkg.tarball}`);
-}
+});
 log(`packed ${packages.length} tarballs in ${seconds(t)} (${packDir})`);
 
 // 3. Install into the scratch app with npm: the tarballs plus what an app beside them would have.
@@ -118,13 +117,16 @@ const installed = new Promise((done) => {
 const lintStart = Date.now();
 const bin = (name) => join(root, "node_modules/.bin", name);
 const problems = [];
-for (const pkg of packages) {
+await eachAtOnce(packages, 2, async (pkg) => {
   for (const problem of checkTarball(pkg)) problems.push(`${pkg.name}: ${problem}`);
-  const publint = await capture(bin("publint"), ["run", pkg.tarball, "--strict", "--level", "warning"]);
+  const [publint, attw] = await Promise.all([
+    capture(bin("publint"), ["run", pkg.tarball, "--strict", "--level", "warning"]),
+    capture(bin("attw"), [pkg.tarball, "--profile", "esm-only", "--format", "ascii"]),
+  ]);
   if (publint.code !== 0) problems.push(`${pkg.name}: publint\n${publint.output}`);
-  const attw = await capture(bin("attw"), [pkg.tarball, "--profile", "esm-only", "--format", "ascii"]);
   if (attw.code !== 0) problems.push(`${pkg.name}: attw\n${attw.output}`);
-}
+});
+problems.sort();
 if (problems.length) fail(`package lint\n  ${problems.join("\n  ")}`);
 log(`package checks, publint and attw clean on ${packages.length} tarballs in ${seconds(lintStart)}`);
 
@@ -197,10 +199,19 @@ run(process.execPath, [join(smokeDir, "flow.mjs"), ...packages.map((p) => p.name
 
 log(`done in ${seconds(started)}: the packed packages install with npm, typecheck and pass the smoke flow`);
 
+/** Runs `work` over `items`, at most `limit` at a time. */
+async function eachAtOnce(items, limit, work) {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: limit }, lane));
+}
+
 /** Runs a command to completion with its output collected (stdout and stderr together). */
-function capture(cmd, args) {
+function capture(cmd, args, cwd = root) {
   return new Promise((done) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
