@@ -13,7 +13,7 @@ import {
   SignJWT,
   type JSONWebKeySet,
 } from "jose";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { jwt } from "@latchkey/jwt";
 import { cookiePair } from "./support/cookies.ts";
 import { signUp } from "./support/flows.ts";
@@ -99,10 +99,38 @@ describe("jwt: key rows shared both ways", () => {
         Object.keys(JSON.parse(referenceRow.publicKey as string) as object).sort(),
       );
       expect(typeof JSON.parse(latchkeyRow.privateKey as string)).toBe(typeof JSON.parse(referenceRow.privateKey as string));
-      await verifyWith(await keysOf(p.reference), await tokenOf(p.latchkey, cookie));
+      // Latchkey holds its keys in memory for 30 s (DIVERGENCES.md row 140): past that, it signs
+      // with the reference's new row.
+      vi.useFakeTimers({ toFake: ["Date"] });
+      try {
+        vi.setSystemTime(Date.now() + KEY_MEMORY_MS);
+        await verifyWith(await keysOf(p.reference), await tokenOf(p.latchkey, cookie));
+      } finally {
+        vi.useRealTimers();
+      }
     });
   }
+
+  it("a key removed from the table: the reference signs with a new one at once, Latchkey with the key in memory for up to 30 s (row 140)", async () => {
+    const p = await pairWith();
+    const { cookie } = await signUp(p.reference, ada);
+    const held = decodeProtectedHeader(await tokenOf(p.latchkey, cookie)).kid;
+    p.db.prepare("delete from jwks").run([]);
+    const made = decodeProtectedHeader(await tokenOf(p.reference, cookie)).kid;
+    expect(made).not.toBe(held);
+    expect(decodeProtectedHeader(await tokenOf(p.latchkey, cookie)).kid).toBe(held);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + KEY_MEMORY_MS);
+      expect(decodeProtectedHeader(await tokenOf(p.latchkey, cookie)).kid).toBe(made);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
+
+/** Past the jwt plugin's 30 s key cache (`KEY_CACHE_TTL_MS`). */
+const KEY_MEMORY_MS = 31_000;
 
 describe("jwt: wire", () => {
   it("/jwks answers the same bytes on both", async () => {

@@ -61,7 +61,7 @@ export function createCookieCacheSigner(ctx: AuthContext, options: ResolvedJwtOp
         const header = decodeProtectedHeader(value);
         // RFC 8725 §3.11: the type keeps other JWTs of these keys (session tokens) out.
         if (header.typ !== SESSION_CACHE_JWT_TYPE || !header.kid) return null;
-        const row = (await store.all(ctx)).find((candidate) => candidate.id === header.kid);
+        const row = await store.find(ctx, header.kid);
         if (!row) return null;
         const { payload } = await jwtVerify(value, await importPublicKey(row, options), {
           algorithms: [rowAlgorithm(row, options)],

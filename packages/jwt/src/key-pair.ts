@@ -45,8 +45,10 @@ export const rowAlgorithm = (row: Pick<JwkRow, "alg">, options: ResolvedJwtOptio
 export function importPrivateKey(row: JwkRow, options: ResolvedJwtOptions, secret: string): Promise<CryptoKey> {
   // The stored text and the secret decide the key: decrypted and imported once per process.
   const alg = rowAlgorithm(row, options);
-  return remembered(`private\n${alg}\n${options.disablePrivateKeyEncryption ? "" : secret}\n${row.privateKey}`, () =>
-    decryptAndImport(row, options, secret),
+  return byRow(privateByRow, row, `${alg}\n${options.disablePrivateKeyEncryption ? "" : secret}`, () =>
+    remembered(`private\n${alg}\n${options.disablePrivateKeyEncryption ? "" : secret}\n${row.privateKey}`, () =>
+      decryptAndImport(row, options, secret),
+    ),
   );
 }
 
@@ -69,7 +71,34 @@ async function decryptAndImport(row: JwkRow, options: ResolvedJwtOptions, secret
 /** Imports a row's public key for verification. */
 export function importPublicKey(row: JwkRow, options: ResolvedJwtOptions): Promise<CryptoKey> {
   const alg = rowAlgorithm(row, options);
-  return remembered(`public\n${alg}\n${row.publicKey}`, async () => (await importJWK(JSON.parse(row.publicKey) as JWK, alg)) as CryptoKey);
+  return byRow(publicByRow, row, alg, () =>
+    remembered(`public\n${alg}\n${row.publicKey}`, async () => (await importJWK(JSON.parse(row.publicKey) as JWK, alg)) as CryptoKey),
+  );
+}
+
+/**
+ * The key imported for this very row object, when made with the same `setting` (algorithm, and
+ * secret for private keys) from the same stored text: the rows held in memory (key-cache.ts)
+ * find their key without building the long text key of {@link remembered}.
+ */
+interface RowKey {
+  setting: string;
+  text: string;
+  key: Promise<CryptoKey>;
+}
+const publicByRow = new WeakMap<JwkRow, RowKey>();
+const privateByRow = new WeakMap<JwkRow, RowKey>();
+
+function byRow(map: WeakMap<JwkRow, RowKey>, row: JwkRow, setting: string, make: () => Promise<CryptoKey>): Promise<CryptoKey> {
+  const text = map === publicByRow ? row.publicKey : row.privateKey;
+  const known = map.get(row);
+  if (known && known.setting === setting && known.text === text) return known.key;
+  const key = make();
+  map.set(row, { setting, text, key });
+  key.catch(() => {
+    if (map.get(row)?.key === key) map.delete(row);
+  });
+  return key;
 }
 
 /**

@@ -1,12 +1,18 @@
 import { BetterAuthError, type Adapter, type AuthContext } from "@latchkey/core";
+import { keyCache } from "./key-cache.js";
 import { newKeyRow } from "./key-pair.js";
 import type { KeyPairConfig, ResolvedJwtOptions, SigningConfig } from "./options.js";
 import type { JwkRow } from "./schema.js";
 
-/** Reads, selects and creates the keys of one plugin instance (the `jwks` table or the custom adapter). */
+/**
+ * Reads, selects and creates the keys of one plugin instance (the `jwks` table or the custom
+ * adapter). Signing and verification use the keys from memory (key-cache.ts); `/jwks` reads them.
+ */
 export interface KeyStore {
-  /** Every key, expired ones included. */
+  /** Every key, expired ones included, read now. */
   all(ctx: AuthContext): Promise<JwkRow[]>;
+  /** The key named `kid` (verification): from memory, read again when the copy lacks it; undefined when none is stored. */
+  find(ctx: AuthContext, kid: string): Promise<JwkRow | undefined>;
   /** The keys `/jwks` serves: unexpired, or expired less than `gracePeriod` ago; creates the first key. */
   served(ctx: AuthContext): Promise<JwkRow[]>;
   /**
@@ -65,10 +71,22 @@ export function keyStore(options: ResolvedJwtOptions): KeyStore {
   };
   const custom = options.adapter;
 
-  const all = async (ctx: AuthContext): Promise<JwkRow[]> =>
+  const read = async (ctx: AuthContext): Promise<JwkRow[]> =>
     custom.getJwks
       ? ((await custom.getJwks({ context: ctx })) ?? [])
       : ctx.adapter.findMany<JwkRow & Record<string, unknown>>({ model: "jwks" });
+  const cache = keyCache(read);
+  // Every fresh read also refreshes the copy in memory.
+  const all = (ctx: AuthContext): Promise<JwkRow[]> => cache.since(ctx, cache.mark(ctx));
+
+  /**
+   * The first of `pick` over the keys in memory; when it finds none, over a read begun now (a key
+   * another node made since the copy was read, or the copy's key expired).
+   */
+  async function lookup<T>(ctx: AuthContext, pick: (rows: JwkRow[]) => T | undefined): Promise<T | undefined> {
+    const mark = cache.mark(ctx);
+    return pick(await cache.current(ctx)) ?? pick(await cache.since(ctx, mark));
+  }
 
   async function insert(ctx: AuthContext, config: KeyPairConfig): Promise<JwkRow> {
     const data = await newKeyRow(config, options, ctx.secret);
@@ -101,6 +119,8 @@ export function keyStore(options: ResolvedJwtOptions): KeyStore {
     options.keyPairConfigs.find((config) => config.alg === alg) ??
     (options.keyPairConfig.alg === alg ? options.keyPairConfig : undefined);
 
+  const byId = (kid: string) => (rows: JwkRow[]) => rows.find((candidate) => candidate.id === kid);
+
   /** The key `kid` names, or why it cannot sign (absent, another algorithm, expired). */
   function keyById(rows: JwkRow[], kid: string, alg: string | undefined): JwkRow | string {
     const row = rows.find((candidate) => candidate.id === kid);
@@ -119,14 +139,15 @@ export function keyStore(options: ResolvedJwtOptions): KeyStore {
   }
 
   async function pinnedById(ctx: AuthContext, kid: string, alg: string | undefined): Promise<JwkRow> {
-    const found = keyById(await all(ctx), kid, alg);
+    const row = await lookup(ctx, byId(kid));
+    const found = keyById(row ? [row] : [], kid, alg);
     if (typeof found === "string") throw new BetterAuthError(`signJWT: ${found}`);
     return found;
   }
 
   async function pinnedByAlgorithm(ctx: AuthContext, alg: string): Promise<JwkRow> {
     const seen = stateOf(ctx, alg).generation;
-    const found = newestOf(await all(ctx), alg, options, Date.now());
+    const found = await lookup(ctx, (rows) => newestOf(rows, alg, options, Date.now()));
     if (found) return found;
     const config = configFor(alg);
     if (!config) throw new BetterAuthError(`signJWT: ${algorithmProblem([], alg)}`);
@@ -138,11 +159,13 @@ export function keyStore(options: ResolvedJwtOptions): KeyStore {
     all,
     async pinProblem(ctx, pin) {
       if (pin.signingKeyId !== undefined) {
-        const found = keyById(await all(ctx), pin.signingKeyId, pin.signingAlgorithm);
+        const row = await lookup(ctx, byId(pin.signingKeyId));
+        const found = keyById(row ? [row] : [], pin.signingKeyId, pin.signingAlgorithm);
         return typeof found === "string" ? found : undefined;
       }
       return pin.signingAlgorithm !== undefined ? algorithmProblem(await all(ctx), pin.signingAlgorithm) : undefined;
     },
+    find: (ctx, kid) => lookup(ctx, byId(kid)),
     async served(ctx) {
       const seen = stateOf(ctx, options.keyPairConfig.alg).generation;
       let rows = await all(ctx);
@@ -160,7 +183,7 @@ export function keyStore(options: ResolvedJwtOptions): KeyStore {
       if (pin.signingKeyId !== undefined) return pinnedById(ctx, pin.signingKeyId, pin.signingAlgorithm);
       if (pin.signingAlgorithm !== undefined) return pinnedByAlgorithm(ctx, pin.signingAlgorithm);
       const seen = stateOf(ctx, options.keyPairConfig.alg).generation;
-      const found = pickUnpinned(await all(ctx), options, Date.now());
+      const found = await lookup(ctx, (rows) => pickUnpinned(rows, options, Date.now()));
       if (found) return found;
       const made = await create(ctx, options.keyPairConfig, seen);
       // Read back rather than use the row just made: another node may have made a newer one

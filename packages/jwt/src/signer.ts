@@ -4,7 +4,9 @@ import { importPublicKey, rowAlgorithm } from "./key-pair.js";
 import type { KeyStore } from "./key-store.js";
 import type { ResolvedJwtOptions } from "./options.js";
 import { remoteKeySet } from "./remote-jwks.js";
+import type { JwkRow } from "./schema.js";
 import { defaultAudience, defaultIssuer, signToken, type SignOptions } from "./sign-token.js";
+import { verifiedTokens } from "./verified-tokens.js";
 
 export type { SignOptions } from "./sign-token.js";
 
@@ -48,29 +50,39 @@ const ASYMMETRIC_ALGORITHMS = ["EdDSA", "Ed25519", "ES256", "ES384", "ES512", "R
 export function createSigner(ctx: AuthContext, options: ResolvedJwtOptions, store: KeyStore): JwtSigner {
   const remote = options.remoteUrl ? remoteKeySet(options.remoteUrl) : undefined;
 
-  /** The verification key for `token`'s header from the stored keys; throws when none matches. */
-  const storedKey: JWTVerifyGetKey = async (header) => {
-    const row = (await store.all(ctx)).find((candidate) => candidate.id === header.kid);
-    // RFC 7515 §4.1.1: the key's own algorithm is the only one accepted.
-    if (!row || rowAlgorithm(row, options) !== header.alg) throw new Error("no matching key");
-    return importPublicKey(row, options);
-  };
+  // Tokens verified before under a stored key (remote sets have their own cache of keys).
+  const verified = remote ? undefined : verifiedTokens();
 
   return {
     sign: (payload, signOptions) => signToken(ctx, options, store, payload, signOptions),
 
     async verify(token, verifyOptions = {}) {
+      // RFC 7519 §4.1.1/§4.1.3: both are checked.
+      const issuer = verifyOptions.issuer ?? defaultIssuer(ctx, options);
+      const audience = verifyOptions.audience ?? defaultAudience(ctx, options);
+      const cacheKey = `${issuer}\n${JSON.stringify(audience)}\n${token}`;
       try {
+        const known = await verified?.recall(cacheKey, (kid) => store.find(ctx, kid));
+        if (known) return known;
         // A token without `kid` is refused: the key must be named, never guessed (reference rule).
         if (!decodeProtectedHeader(token).kid) return null;
+        let used: JwkRow | undefined;
+        /** The verification key for `token`'s header from the stored keys; throws when none matches. */
+        const storedKey: JWTVerifyGetKey = async (header) => {
+          const row = header.kid ? await store.find(ctx, header.kid) : undefined;
+          // RFC 7515 §4.1.1: the key's own algorithm is the only one accepted.
+          if (!row || rowAlgorithm(row, options) !== header.alg) throw new Error("no matching key");
+          used = row;
+          return importPublicKey(row, options);
+        };
         const { payload } = await jwtVerify(token, remote ? remote.resolver() : storedKey, {
           // Public-key signatures only: a symmetric key slipped into a remote set signs nothing.
           algorithms: ASYMMETRIC_ALGORITHMS,
-          // RFC 7519 §4.1.1/§4.1.3: both are checked.
-          issuer: verifyOptions.issuer ?? defaultIssuer(ctx, options),
-          audience: verifyOptions.audience ?? defaultAudience(ctx, options),
+          issuer,
+          audience,
         });
         if (!payload.sub || !payload.aud) return null;
+        if (used) verified?.remember(cacheKey, payload, used);
         return payload;
       } catch (error) {
         // Expected for bad tokens; log the reason only, never the token.

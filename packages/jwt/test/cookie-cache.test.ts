@@ -1,6 +1,7 @@
 import { client, TEST_BASE_URL, type TestAuth } from "@latchkey/test-support";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { KEY_CACHE_TTL_MS } from "../src/key-cache.ts";
 import { SESSION_CACHE_JWT_AUDIENCE, SESSION_CACHE_JWT_TYPE } from "../src/index.ts";
 import { ada, jwtInstance, signedIn } from "./instance.ts";
 
@@ -44,11 +45,18 @@ describe("sessionCookieCache", () => {
     const { t, c } = await cached();
     await deleteSessions(t);
     expect(await email(c)).toBe(ada.email);
-    // The key goes away (a clean-up of the key table): the cache no longer verifies and is expired.
-    await t.auth.$context.adapter.deleteMany({ model: "jwks", where: [] });
-    const res = await c.get("/get-session");
-    expect(res.json).toBeNull();
-    expect(c.jar.values.get(DATA_COOKIE)).toBeUndefined();
+    // The key goes away (a clean-up of the key table): once the keys held in memory are older
+    // than KEY_CACHE_TTL_MS, the cache no longer verifies and is expired.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      await t.auth.$context.adapter.deleteMany({ model: "jwks", where: [] });
+      vi.setSystemTime(Date.now() + KEY_CACHE_TTL_MS + 1000);
+      const res = await c.get("/get-session");
+      expect(res.json).toBeNull();
+      expect(c.jar.values.get(DATA_COOKIE)).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a session JWT of the same key (/token) is not a cache: its typ and audience differ", async () => {

@@ -1,7 +1,8 @@
 import { client, type TestAuth } from "@latchkey/test-support";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JwkRow } from "../src/index.ts";
+import { KEY_CACHE_TTL_MS } from "../src/key-cache.ts";
 import { probedInstance, type DatabaseKind } from "./instance.ts";
 
 let open: TestAuth[] = [];
@@ -70,17 +71,25 @@ describe("jwks.keyPairConfigs and signing pins", () => {
     expect((await sign(t, { signingKeyId: ed.kid, signingAlgorithm: "ES256" })).error).toMatch(
       /has alg "EdDSA" but signingAlgorithm is "ES256"/,
     );
-    await t.auth.$context.adapter.update({
-      model: "jwks",
-      where: [{ field: "id", value: es.kid! }],
-      update: { expiresAt: new Date(Date.now() - 1000) },
-    });
-    const before = (await rows(t)).length;
-    expect((await sign(t, { signingKeyId: es.kid })).error).toMatch(/has expired/);
-    // A pinned algorithm whose only key expired gets a new key (it is configured).
-    const fresh = header((await sign(t, { signingAlgorithm: "ES256" })).token);
-    expect(fresh.kid).not.toBe(es.kid);
-    expect(await rows(t)).toHaveLength(before + 1);
+    // The key is expired in the table (by another node, say): seen once the keys held in memory
+    // are older than KEY_CACHE_TTL_MS.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      await t.auth.$context.adapter.update({
+        model: "jwks",
+        where: [{ field: "id", value: es.kid! }],
+        update: { expiresAt: new Date(Date.now() - 1000) },
+      });
+      vi.setSystemTime(Date.now() + KEY_CACHE_TTL_MS + 1000);
+      const before = (await rows(t)).length;
+      expect((await sign(t, { signingKeyId: es.kid })).error).toMatch(/has expired/);
+      // A pinned algorithm whose only key expired gets a new key (it is configured).
+      const fresh = header((await sign(t, { signingAlgorithm: "ES256" })).token);
+      expect(fresh.kid).not.toBe(es.kid);
+      expect(await rows(t)).toHaveLength(before + 1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("the payload's own claims and the pin work together with the header override", async () => {

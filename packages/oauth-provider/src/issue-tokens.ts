@@ -1,4 +1,4 @@
-import type { AuthContext, User } from "@latchkey/core";
+import type { Adapter, AuthContext, User } from "@latchkey/core";
 import { customAccessTokenClaims, withoutReserved } from "./access-token-claims.js";
 import { createJwtAccessToken, createOpaqueAccessToken } from "./access-tokens.js";
 import { clientMetadata, registeredForRefresh } from "./clients.js";
@@ -95,8 +95,12 @@ export async function issueTokens(ctx: AuthContext, options: ResolvedOAuthOption
     : undefined;
   // One transaction for the stored rows (rotation guard, refresh token, access token): a
   // concurrent replay of the code that revokes "tokens already issued" sees all of them or
-  // none, never a refresh row whose access token is still being written.
-  const { refresh, accessToken } = await ctx.adapter.transaction(async (trx) => {
+  // none, never a refresh row whose access token is still being written. Without a refresh
+  // token at most one row is written, atomic by itself: no transaction (on SQLite it holds the
+  // one connection and costs two statements per token).
+  const stored = <T>(write: (adapter: Adapter) => Promise<T>): Promise<T> =>
+    wantsRefresh ? ctx.adapter.transaction(write) : write(ctx.adapter);
+  const { refresh, accessToken } = await stored(async (trx) => {
     const refresh = wantsRefresh
       ? await createRefreshToken(
           ctx,

@@ -17,6 +17,7 @@ import { discoverPlugins } from "./plugins.js";
 import type { BenchReport, GroupRun } from "./report.js";
 import type { RunContext } from "./run-context.js";
 import { openStores, type Stores } from "./stores.js";
+import { startPwnedRangeStub } from "./pwned-range.js";
 import type { Table } from "./table.js";
 
 /** Every group's numbers, keyed by group. */
@@ -47,6 +48,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const needsServers = options.groups.some((group) => group !== "bundle" && group !== "typecheck");
   const entries = needsServers ? await buildServers(discovery) : ({} as Record<ServerName, string>);
   const stores: Stores | null = needsServers ? await openStores() : null;
+  // Sign-ups on servers with have-i-been-pwned ask a local range API, not the network.
+  const pwnedRange = needsServers ? await startPwnedRangeStub() : null;
   if (stores?.unavailable.postgres) log(stores.unavailable.postgres);
   if (stores?.unavailable.redis) log(stores.unavailable.redis);
   const ctx: RunContext = {
@@ -55,6 +58,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     entries,
     discovery,
     stores: stores as Stores,
+    pwnedRangeURL: pwnedRange?.url ?? null,
     log,
   };
 
@@ -81,6 +85,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       });
     }
   } finally {
+    await pwnedRange?.close();
     await stores?.cleanup();
   }
   const finishedAt = cpuSnapshot();

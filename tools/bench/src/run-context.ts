@@ -14,6 +14,8 @@ export interface RunContext {
   entries: Record<ServerName, string>;
   discovery: PluginDiscovery;
   stores: Stores;
+  /** The local Pwned Passwords range API every server is pointed at (pwned-range.ts). */
+  pwnedRangeURL: string | null;
   log(line: string): void;
 }
 
@@ -28,6 +30,7 @@ export function baseSettings(ctx: RunContext, implementation: Implementation): S
     cookieCache: false,
     redis: null,
     plugins: [],
+    pwnedRangeURL: ctx.pwnedRangeURL,
     migrate: true,
   };
 }

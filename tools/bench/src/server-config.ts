@@ -35,6 +35,11 @@ export interface ServerConfig {
    * factories instead of `FACTORY_OPTIONS` (a scenario's own setup, e.g. EdDSA keys).
    */
   pluginOptions?: Record<string, unknown>;
+  /**
+   * A local Pwned Passwords range API (pwned-range.ts): Latchkey's have-i-been-pwned gets it as
+   * `rangeURL`, the reference's requests to the public API are sent there. Null: the public API.
+   */
+  pwnedRangeURL?: string | null;
   /** Create missing tables at start. Off for cold starts, which reuse a prepared database. */
   migrate: boolean;
 }

@@ -19,7 +19,10 @@ const auth = createAuth({
   ...(redis && config.redis
     ? { secondaryStorage: redisStorage({ client: redis, keyPrefix: config.redis.keyPrefix }) }
     : {}),
-  plugins: await loadPlugins(config.plugins, config.pluginOptions),
+  plugins: await loadPlugins(config.plugins, {
+    ...(config.pwnedRangeURL ? { "have-i-been-pwned": { rangeURL: config.pwnedRangeURL } } : {}),
+    ...config.pluginOptions,
+  }),
 });
 if (config.migrate) await auth.createTables();
 

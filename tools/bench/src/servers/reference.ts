@@ -6,8 +6,11 @@ import { readServerConfig } from "../server-config.js";
 import { openDatabase, openRedis } from "./drivers.js";
 import { referenceRedisStorage } from "@latchkey/test-support/reference-redis-storage";
 import { serveBench } from "./serve.js";
+import { redirectPwnedRange } from "../pwned-range.js";
 
 const config = readServerConfig();
+// Its have-i-been-pwned plugin asks only the public API: sent to the bench's local one instead.
+if (config.pwnedRangeURL) redirectPwnedRange(config.pwnedRangeURL);
 const redis = await openRedis(config);
 const options = {
   database: await openDatabase(config.database),
