@@ -99,7 +99,7 @@ describe("jwt: key rows shared both ways", () => {
         Object.keys(JSON.parse(referenceRow.publicKey as string) as object).sort(),
       );
       expect(typeof JSON.parse(latchkeyRow.privateKey as string)).toBe(typeof JSON.parse(referenceRow.privateKey as string));
-      // Latchkey holds its keys in memory for 30 s (DIVERGENCES.md row 140): past that, it signs
+      // Latchkey holds its keys in memory for 30 s (DIVERGENCES.md row 137): past that, it signs
       // with the reference's new row.
       vi.useFakeTimers({ toFake: ["Date"] });
       try {
@@ -111,7 +111,7 @@ describe("jwt: key rows shared both ways", () => {
     });
   }
 
-  it("a key removed from the table: the reference signs with a new one at once, Latchkey with the key in memory for up to 30 s (row 140)", async () => {
+  it("a key removed from the table: the reference signs with a new one at once, Latchkey with the key in memory for up to 30 s (row 137)", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);
     const held = decodeProtectedHeader(await tokenOf(p.latchkey, cookie)).kid;

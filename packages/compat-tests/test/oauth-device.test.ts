@@ -170,7 +170,7 @@ describe("oauthDeviceAuthorization(): wire and storage beside the reference", ()
     expect(bad[0]).toEqual({ status: 400, body: { error: "invalid_target", error_description: "Invalid resource indicator" } });
   });
 
-  it("row 143: the ID token of the device grant — the reference's has no auth_time, Latchkey's carries the approving session's sign-in time", async () => {
+  it("row 138: the ID token of the device grant — the reference's has no auth_time, Latchkey's carries the approving session's sign-in time", async () => {
     const p = await pair();
     const { cookie } = await signUp(p.reference, { email: "tv5@example.com", password: "correct horse battery", name: "TV" });
     const c = await register(p.reference, cookie, { grant_types: [GRANT], scope: "openid" });

@@ -178,7 +178,7 @@ describe("oauth-provider: clientReference beside the reference", () => {
 
 describe("oauth-provider: adminCreateOAuthClient with clientReference beside the reference", () => {
   type CreateApi = { adminCreateOAuthClient(input: { body: unknown; headers?: Headers }): Promise<Record<string, unknown>> };
-  it("with a session both store the team's reference_id and no user_id, alike; row 148: without one the reference answers 401, Latchkey makes an unowned operator client", async () => {
+  it("with a session both store the team's reference_id and no user_id, alike; row 140: without one the reference answers 401, Latchkey makes an unowned operator client", async () => {
     const team = ({ user }: { user?: { email?: unknown } }) => `team:${String(user?.email).split("@")[1]}`;
     const p = await pairWith({ clientReference: team });
     const { cookie } = await signUp(p.reference, ada);

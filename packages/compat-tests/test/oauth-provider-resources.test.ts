@@ -91,7 +91,7 @@ describe("oauth-provider: resources on both sides", () => {
     expect(refused).toMatchObject({ status: 400 });
     expect(p.db.prepare(`SELECT count(*) AS n FROM "oauthResource"`).all([])).toEqual([{ n: 1 }]);
   });
-  it("row 147: a resource pinned to an algorithm the jwt plugin cannot sign with — the reference stores it and answers 500 at the token endpoint, Latchkey refuses it at the admin route (400) and at the token endpoint (400 invalid_target)", async () => {
+  it("row 139: a resource pinned to an algorithm the jwt plugin cannot sign with — the reference stores it and answers 500 at the token endpoint, Latchkey refuses it at the admin route (400) and at the token endpoint (400 invalid_target)", async () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);
     const headers = new Headers({ cookie });

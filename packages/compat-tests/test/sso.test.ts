@@ -112,7 +112,7 @@ describe("sso: providers cross between the two", () => {
     expect(latchkey.oidcConfig).toMatchObject({ clientIdLastFour: "****1234" });
   });
 
-  it("row 151: a providerId that needs percent-encoding: the reference answers it raw in the redirect URI, Latchkey encoded", async () => {
+  it("row 141: a providerId that needs percent-encoding: the reference answers it raw in the redirect URI, Latchkey encoded", async () => {
     const owner = await signUp(pair.reference, user());
     const offline = { oidcConfig: OFFLINE_OIDC_CONFIG, domain: "tenant.example.com" };
     const reference = await registerProvider(pair.reference, owner, {

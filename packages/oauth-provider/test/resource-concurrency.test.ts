@@ -46,7 +46,7 @@ describe.each(KINDS)("resource writes under concurrency on %s", (kind) => {
 
   it("policy columns round-trip (json, string[], booleans, numbers) through the admin routes", async () => {
     const identifier = `https://columns-${kind}.example.com`;
-    // A pin must name a key the jwt plugin can sign with (row 147): the instance's first EdDSA key.
+    // A pin must name a key the jwt plugin can sign with (row 139): the instance's first EdDSA key.
     const kid = (await getService(t.auth.$context, JWT_SIGNER).jwks())[0]!.kid;
     const policy = { name: "Columns", accessTokenTtl: 300, refreshTokenTtl: 900, signingAlgorithm: "EdDSA" as const, signingKeyId: kid, allowedScopes: ["openid", "read"], customClaims: { tier: "gold", n: 2, nested: { a: [1] } }, dpopBoundAccessTokensRequired: true, disabled: false, metadata: { owner: "ops" } };
     const created = await api(t).adminCreateOAuthResource({ body: { identifier, ...policy }, headers });

@@ -9,7 +9,7 @@ const API = "https://api.example.com";
 const SEEDED_ES256 = "https://es256.example.com";
 const BAD_PIN = "access tokens for this resource cannot be signed";
 
-describe("resources pinned to a key the jwt plugin cannot sign with (DIVERGENCES.md row 147)", () => {
+describe("resources pinned to a key the jwt plugin cannot sign with (DIVERGENCES.md row 139)", () => {
   let t: TestAuth;
   let browser: TestClient;
   let headers: Headers;

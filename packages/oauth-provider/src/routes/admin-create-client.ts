@@ -24,7 +24,7 @@ function flag(body: Record<string, unknown>, name: string): boolean | undefined 
  * (`headers`), the client is owned as the reference owns it: by the `clientReference` the session
  * names, else by the user, after `clientPrivileges` allows `create` (and
  * `configure-client-credentials-scopes` when scopes are given). Without one, the operator's
- * client has no owner (the reference answers 401; divergence row 148).
+ * client has no owner (the reference answers 401; divergence row 140).
  */
 export function adminCreateClientEndpoint(options: ResolvedOAuthOptions) {
   return endpoint("/admin/oauth2/create-client", { method: "POST", serverOnly: true }, async (ctx) => {
