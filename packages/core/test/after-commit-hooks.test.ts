@@ -1,3 +1,4 @@
+import * as v from "valibot";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, testAuth, type TestAuth } from "@latchkey/test-support";
 import { endpoint, inTransactionContext, type EndpointContext, type User } from "../src/index.ts";
@@ -17,6 +18,8 @@ afterEach(async () => {
   await current?.close();
   current = undefined;
 });
+
+const TWO_USERS = v.object({ prefix: v.string(), fail: v.optional(v.boolean()) });
 
 /** An instance whose plugin route writes users inside one transaction, then throws when asked. */
 async function instance(db: (typeof DATABASE_KINDS)[number]) {
@@ -44,8 +47,8 @@ async function instance(db: (typeof DATABASE_KINDS)[number]) {
         {
           id: "two-users",
           endpoints: {
-            twoUsers: endpoint("/two-users", { method: "POST", body: undefined }, async (ctx) => {
-              const body = ctx.body as { prefix: string; fail?: boolean };
+            twoUsers: endpoint("/two-users", { method: "POST", body: TWO_USERS }, async (ctx) => {
+              const body = ctx.body;
               outer = ctx;
               callbackReturned = false;
               try {
@@ -68,7 +71,8 @@ async function instance(db: (typeof DATABASE_KINDS)[number]) {
     { db },
   );
   current = t;
-  const call = (body: object) => t.auth.api.twoUsers({ body } as never) as Promise<{ rolledBack: boolean }>;
+  const api = t.auth.api as unknown as { twoUsers(input: { body: v.InferInput<typeof TWO_USERS> }): Promise<{ rolledBack: boolean }> };
+  const call = (body: v.InferInput<typeof TWO_USERS>) => api.twoUsers({ body });
   return { t, seen, call };
 }
 

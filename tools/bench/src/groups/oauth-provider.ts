@@ -216,7 +216,7 @@ async function timeRoundTrips({ server, user }: Target, client: Client, trips: n
 export function oauthProviderTable(result: OAuthProviderResult): Table {
   const table = pairTable("issue #11: OAuth provider (SQLite in WAL mode, EdDSA keys, hashed client secrets)", result.rows, [
     "client_credentials: a confidential client authenticating with Basic each request; an opaque access token is issued and stored.",
-    "introspect: the introspecting client authenticates with Basic; the token is a JWT access token (aud: the userinfo URL) whose signature is verified each request.",
+    "introspect: the introspecting client authenticates with Basic; the token is a JWT access token (aud: the userinfo URL), the same one each request: the reference verifies its signature each time, Latchkey once (jwt remembers verified tokens until exp; jwt README, \"Keys in memory\").",
   ]);
   const { latchkey, reference } = result.roundTrips;
   const p99 = (values: number[]) => percentile(values, 99);
