@@ -64,4 +64,27 @@ describe("SQLite: rows read as arrays keep their column names", () => {
     const page = await adapter.findMany({ model: "user", limit: 2, offset: 1, sortBy: { field: "id", direction: "asc" } });
     expect(page.map((u) => u.email)).toEqual(["u2@example.com", "u3@example.com"]);
   });
+  it("names columns as SQLite prepared the statement again after a rename of the same width", async () => {
+    const rename = (from: string, to: string) => {
+      const other = new Database(store.path);
+      try {
+        other.exec(`ALTER TABLE "user" RENAME COLUMN "${from}" TO "${to}"`);
+      } finally {
+        other.close();
+      }
+    };
+    // Prepared (and cached) before the change.
+    expect(await adapter.findOne({ model: "user", where: [{ field: "id", value: "u1" }] })).toMatchObject({ name: "User 1" });
+    rename("name", "displayName");
+    try {
+      // As many columns as before under another name: a cached name list would still read the
+      // renamed column as "name"; the table has no "name" now.
+      const [row] = await adapter.findMany<Record<string, unknown>>({ model: "user", where: [{ field: "id", value: "u1" }] });
+      expect(row).toMatchObject({ id: "u1", email: "u1@example.com" });
+      expect(row!.name ?? null).toBeNull();
+    } finally {
+      rename("displayName", "name");
+    }
+    expect(await adapter.findOne({ model: "user", where: [{ field: "id", value: "u1" }] })).toMatchObject({ name: "User 1", email: "u1@example.com" });
+  });
 });

@@ -10,10 +10,9 @@ interface SqliteStatement {
   columns(): Array<{ name: string }>;
 }
 
-/** A prepared statement; one that returns rows reads them as arrays, named by `names`. */
+/** A prepared statement; one that returns rows reads them as arrays. */
 interface Prepared {
   statement: SqliteStatement;
-  names: string[] | null;
 }
 interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
@@ -39,7 +38,7 @@ export function betterSqlite3Runner(database: SqliteDatabase): Runner {
       const statement = database.prepare(sql);
       // Rows as arrays, made into objects here: better-sqlite3 builds each row object key by
       // key in C++, which cost ~40% more than this on pages of 100 rows.
-      prepared = statement.reader ? { statement: statement.raw(true), names: null } : { statement, names: null };
+      prepared = { statement: statement.reader ? statement.raw(true) : statement };
       statements.set(sql, prepared);
     }
     return prepared;
@@ -50,10 +49,9 @@ export function betterSqlite3Runner(database: SqliteDatabase): Runner {
     if (!statement.reader) return { rows: [], affected: Number(statement.run(parameters).changes) };
     const values = statement.all(parameters) as unknown[][];
     if (values.length === 0) return { rows: [], affected: 0 };
-    // SQLite prepares a statement again after a schema change (another connection adding a
-    // column): `SELECT *` may then return more columns, so the names follow the row's width.
-    let names = prepared.names;
-    if (!names || names.length !== values[0]!.length) names = prepared.names = statement.columns().map((c) => c.name);
+    // Asked after every run: SQLite prepares a statement again after a schema change made by
+    // another connection (a column added, dropped or renamed), and its columns change with it.
+    const names = statement.columns().map((c) => c.name);
     return { rows: values.map((row) => namedRow(names, row)), affected: 0 };
   };
   // The open transaction, if any: others wait on it.
