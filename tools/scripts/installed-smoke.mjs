@@ -7,8 +7,8 @@
 //   node tools/scripts/installed-smoke.mjs [--skip-build]
 //
 // The scratch app lives in os.tmpdir() and is kept between runs: its third-party dependencies
-// (better-sqlite3 compiles from source, ~70-110 s) are reused; the @latchkey packages are removed
-// and installed again from this run's tarballs every time.
+// are reused (better-sqlite3, which compiles from source, is copied from the workspace's build);
+// the @latchkey packages are removed and installed again from this run's tarballs every time.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -27,9 +27,16 @@ const appDir = join(
 );
 const packDir = join(appDir, "tarballs");
 
+/**
+ * The smoke flow's SQL driver. It compiles from source here (~100 s of both cores), so the
+ * scratch app gets a copy of the workspace's own build of this version (with the two packages it
+ * loads at run time) instead of an npm install of it; npm installs it only when the workspace has
+ * another version.
+ */
+const SQLITE_DRIVER = { name: "better-sqlite3", version: "12.11.1", runtime: ["bindings", "file-uri-to-path"] };
+
 /** Third-party packages the scratch app installs beside the tarballs (the smoke flow's own needs). */
 const APP_DEPENDENCIES = {
-  "better-sqlite3": "12.11.1", // the SQL instance's database
   "@hono/node-server": "2.1.8", // serves auth.handler on 127.0.0.1
   valibot: "1.5.0", // the smoke plugin's input schemas
   ioredis: "6.0.0", // @latchkey/redis-storage's peer, pinned (npm would pick the newest)
@@ -88,6 +95,8 @@ log(`packed ${packages.length} tarballs in ${seconds(t)} (${packDir})`);
 t = Date.now();
 mkdirSync(appDir, { recursive: true });
 const dependencies = { ...APP_DEPENDENCIES };
+const builtDriver = workspaceBuild(SQLITE_DRIVER);
+if (!builtDriver) dependencies[SQLITE_DRIVER.name] = SQLITE_DRIVER.version;
 for (const pkg of packages) dependencies[pkg.name] = `file:${pkg.tarball}`;
 writeFileSync(
   join(appDir, "package.json"),
@@ -132,6 +141,14 @@ log(`package checks, publint and attw clean on ${packages.length} tarballs in ${
 
 const installError = await installed;
 if (installError) fail(installError);
+// After npm, which removes what its package.json does not name.
+if (builtDriver) {
+  for (const [name, dir] of builtDriver) {
+    const target = join(appDir, "node_modules", name);
+    rmSync(target, { recursive: true, force: true });
+    cpSync(dir, target, { recursive: true, dereference: true });
+  }
+}
 for (const pkg of packages) {
   const dir = join(appDir, "node_modules", pkg.name);
   if (lstatSync(dir).isSymbolicLink()) fail(`${pkg.name} is a symlink in the scratch app, not an install`);
@@ -198,6 +215,29 @@ run(process.execPath, [join(smokeDir, "flow.mjs"), ...packages.map((p) => p.name
 });
 
 log(`done in ${seconds(started)}: the packed packages install with npm, typecheck and pass the smoke flow`);
+
+/**
+ * The workspace's installed copy of `driver` and its run-time packages (name → directory), or
+ * null when it is another version or not built.
+ */
+function workspaceBuild(driver) {
+  try {
+    const fromAdapter = createRequire(join(root, "packages/adapter-kysely/package.json"));
+    const driverDir = dirname(fromAdapter.resolve(`${driver.name}/package.json`));
+    const manifest = JSON.parse(readFileSync(join(driverDir, "package.json"), "utf8"));
+    if (manifest.version !== driver.version || !existsSync(join(driverDir, "build/Release"))) return null;
+    const found = [[driver.name, driverDir]];
+    let from = createRequire(join(driverDir, "package.json"));
+    for (const name of driver.runtime) {
+      const dir = dirname(from.resolve(`${name}/package.json`));
+      found.push([name, dir]);
+      from = createRequire(join(dir, "package.json"));
+    }
+    return found;
+  } catch {
+    return null;
+  }
+}
 
 /** Runs `work` over `items`, at most `limit` at a time. */
 async function eachAtOnce(items, limit, work) {

@@ -23,6 +23,7 @@ export type {
 export type { JwkField, JwkRow, JwtSchemaOptions, NewJwkRow } from "./schema.js";
 export { SESSION_CACHE_JWT_AUDIENCE, SESSION_CACHE_JWT_TYPE } from "./cookie-cache.js";
 export { SET_AUTH_JWT_HEADER } from "./set-auth-jwt.js";
+export { KEY_CACHE_TTL_MS } from "./key-cache.js";
 export { durationSeconds, expirationClaim } from "./duration.js";
 export { JWT_SIGNER, type JwtSigner, type PublicJwk, type SignOptions, type VerifyOptions } from "./signer.js";
 
