@@ -8,5 +8,5 @@ export function latchkeyBuild(
   entry: UserConfig["entry"] = ["src/index.ts"],
   platform: UserConfig["platform"] = "neutral",
 ): UserConfig {
-  return defineConfig({ entry, format: "esm", dts: true, platform, fixedExtension: false, clean: true });
+  return defineConfig({ entry, format: "esm", dts: { compilerOptions: { customConditions: [] } }, platform, fixedExtension: false, clean: true });
 }
