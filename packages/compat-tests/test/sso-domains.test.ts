@@ -11,7 +11,7 @@ import { jarFetch } from "./support/client-fetch.ts";
 import { signUp } from "./support/flows.ts";
 import { listen } from "./support/server.ts";
 import { BASE_PATH, createPair, jsonPost, type Handler, type Pair } from "./support/instances.ts";
-import { registerProvider } from "./support/sso-provider.ts";
+import { OFFLINE_OIDC_CONFIG, registerProvider } from "./support/sso-provider.ts";
 
 /**
  * `@latchkey/sso` domain verification and organization provisioning beside the reference's
@@ -204,14 +204,7 @@ describe("sso domain verification through the reference's ssoClient() over real 
           providerId: id,
           issuer: "https://idp.example.com",
           domain,
-          oidcConfig: {
-            clientId: "client-id-1234",
-            clientSecret: "the-client-secret",
-            skipDiscovery: true,
-            authorizationEndpoint: "https://idp.example.com/authorize",
-            tokenEndpoint: "https://idp.example.com/token",
-            jwksEndpoint: "https://idp.example.com/jwks",
-          },
+          oidcConfig: OFFLINE_OIDC_CONFIG,
         });
         const requested = await sso_.requestDomainVerification!({ providerId: id });
         const token = (requested.data as { domainVerificationToken: string }).domainVerificationToken;
