@@ -56,14 +56,14 @@ export async function runAfter(
   row: Row,
   ctx: DatabaseHookContext,
 ): Promise<void> {
-  const hooks = sources.flatMap((source) => source[model]?.[op]?.after ?? []);
-  if (!hooks.length) return;
   const pending = afterCommitOf(ctx);
-  if (pending) {
+  if (!pending) {
+    for (const hooks of sources) await hooks[model]?.[op]?.after?.(row, ctx);
+    return;
+  }
+  const hooks = sources.flatMap((source) => source[model]?.[op]?.after ?? []);
+  if (hooks.length)
     pending.tasks.push(async () => {
       for (const hook of hooks) await hook(row, pending.outer);
     });
-    return;
-  }
-  for (const hook of hooks) await hook(row, ctx);
 }
