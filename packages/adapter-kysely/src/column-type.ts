@@ -7,7 +7,7 @@ export interface PhysicalIndex {
   name: string;
   columns: string[];
   unique: boolean;
-  /** Partial index (PostgreSQL only): the rows whose `column` contains `contains`. */
+  /** Partial index: the rows whose `column` contains `contains` (per dialect: partial-index.ts). */
   where?: { column: string; contains: string };
 }
 
@@ -43,7 +43,7 @@ function mysqlIndexedLength(model: ResolvedModel, column: string): number | unde
   const byColumn = new Map(Object.values(model.fields).map((f) => [f.fieldName, f]));
   let length: number | undefined;
   for (const index of tableIndexes(model)) {
-    // Partial indexes are never created on MySQL: they do not size its columns.
+    // On MySQL a partial index is on its predicate column alone: it does not size the others.
     if (index.where || !index.columns.includes(column)) continue;
     const texts = index.columns.filter((c) => isText(byColumn.get(c))).length;
     if (texts === 0) continue;

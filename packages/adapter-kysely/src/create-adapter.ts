@@ -5,6 +5,8 @@ import type { DatabaseType } from "./database-type.js";
 import { planMigrations } from "./ddl.js";
 import { createScope, inTransaction, type ColumnFit, type Executor } from "./executor.js";
 import { dataOperations } from "./kysely-adapter.js";
+import { flagColumn, flagColumns } from "./partial-index.js";
+import { tableIndexes } from "./column-type.js";
 import type { Runner } from "./runners/runner.js";
 import { findSchemaProblems } from "./schema-check.js";
 
@@ -47,6 +49,7 @@ export function createKyselyAdapter(connection: Connection, fits?: ColumnFit): K
   // Adapter calls made through the root adapter inside `transaction()` join the transaction.
   const scope = createScope<Runner>();
   let closed = false;
+  const flags = type === "mysql" ? flagColumns(root) : undefined;
 
   return ({ schema }) => {
     const executor = (current: () => Runner): Executor => ({
@@ -55,6 +58,7 @@ export function createKyselyAdapter(connection: Connection, fits?: ColumnFit): K
       db: current,
       prepare: root.prepare,
       ...(type === "mysql" && fits ? { fits } : {}),
+      ...(flags ? { flags } : {}),
       atomically: (fn) => inTransaction(current(), type, fn),
     });
 
@@ -77,6 +81,10 @@ export function createKyselyAdapter(connection: Connection, fits?: ColumnFit): K
         query: async (sql, parameters = []) => (await current().run({ sql, parameters: [...parameters] })).rows,
         createTables: async () => {
           for (const statement of await planMigrations(x)) await current().run(statement);
+          for (const model of Object.values(schema)) {
+            if (model.disableMigration) continue;
+            for (const index of tableIndexes(model)) if (index.where) flags?.created(model.tableName, flagColumn(index));
+          }
         },
         findSchemaProblems: () => findSchemaProblems(x),
         async close() {

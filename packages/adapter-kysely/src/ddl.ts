@@ -11,6 +11,7 @@ import type { DatabaseType } from "./database-type.js";
 import { run, type Executor } from "./executor.js";
 import { indexName } from "./index-name.js";
 import { indexKey, listIndexes, listTables } from "./introspect.js";
+import { flagColumn } from "./partial-index.js";
 import { compile, quote, sql, table, type Compiled } from "./sql.js";
 import { escapeLike } from "./where.js";
 
@@ -96,15 +97,27 @@ export async function planMigrations(x: Executor): Promise<Compiled[]> {
   const indexes: Compiled[] = [];
   const addIndex = (on: string, index: PhysicalIndex): void => {
     if (existingIndexes.has(indexKey(on, index.name))) return;
-    // A partial index is PostgreSQL's alone (see ModelIndex.where).
-    if (index.where && type !== "postgres") return;
     existingIndexes.add(indexKey(on, index.name));
-    const columns = index.columns.map((c) => quote(c, type)).join(", ");
-    // The predicate is the very text a `contains` clause compiles to (where.ts), with the pattern
-    // inlined: the planner uses the index only for a query whose clause implies it.
-    const rows = index.where
-      ? ` where ${quote(index.where.column, type)} LIKE ${literal(`%${escapeLike(index.where.contains)}%`, type)} ESCAPE '!'`
+    // A partial index's predicate is the very text a `contains` clause compiles to (where.ts),
+    // with the pattern inlined: a planner uses the index only for a query whose clause implies it.
+    const predicate = index.where
+      ? `${quote(index.where.column, type)} LIKE ${literal(`%${escapeLike(index.where.contains)}%`, type)} ESCAPE '!'`
       : "";
+    if (index.where && type === "mysql") {
+      // No partial indexes: the predicate in an invisible virtual column, indexed (partial-index.ts).
+      const flag = flagColumn(index);
+      if (!tables.get(on)?.has(flag)) {
+        indexes.push(
+          statement(
+            `alter table ${tableName(on, type)} add column ${quote(flag, type)} tinyint as (${predicate}) virtual invisible`,
+          ),
+        );
+      }
+      indexes.push(statement(`create index ${quote(index.name, type)} on ${tableName(on, type)} (${quote(flag, type)})`));
+      return;
+    }
+    const columns = index.columns.map((c) => quote(c, type)).join(", ");
+    const rows = index.where ? ` where ${predicate}` : "";
     indexes.push(
       statement(
         `create ${index.unique ? "unique " : ""}index ${quote(index.name, type)} on ${tableName(on, type)} (${columns})${rows}`,

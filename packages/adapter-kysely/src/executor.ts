@@ -1,6 +1,7 @@
 import type { AsyncLocalStorage } from "node:async_hooks";
 import type { ResolvedField, ResolvedModel, ResolvedSchema } from "@latchkey/core";
 import type { DatabaseType } from "./database-type.js";
+import type { FlagColumns } from "./partial-index.js";
 import type { QueryResult, Runner } from "./runners/runner.js";
 import { compile, type Fragment } from "./sql.js";
 
@@ -17,6 +18,8 @@ export interface Executor {
    * entries that can speak MySQL, so the other per-dialect bundles leave the code out.
    */
   fits?: ColumnFit;
+  /** MySQL only: which partial-index predicate columns exist (partial-index.ts). */
+  flags?: FlagColumns;
   /** Runs `fn` in a transaction, joining the current one when `db()` already is one. */
   atomically<R>(fn: (db: Runner) => Promise<R>): Promise<R>;
 }

@@ -21,7 +21,7 @@ type Args<K extends keyof Adapter> = Adapter[K] extends ((args: infer A) => unkn
 /** The data operations of the adapter, sent through `x` (the root instance or a transaction). */
 export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction"> {
   const model = (name: string): ResolvedModel => modelOf(x.schema, name);
-  const where = (m: ResolvedModel, w: Where[] | undefined): Fragment | null => whereSql(m, w, x.type);
+  const where = (m: ResolvedModel, w: Where[] | undefined): Fragment | null => whereSql(m, w, x.type, x.flags);
   const columns = (m: ResolvedModel, select?: string[]): Fragment =>
     select?.length ? join(outputFields(m, select).map((f) => id(fieldOf(m, f).fieldName))) : raw("*");
   const assignments = (m: ResolvedModel, data: Row): Assignments =>

@@ -2,6 +2,7 @@ import { comparableWhere, type ResolvedField, type ResolvedModel, type Where } f
 import type { DatabaseType } from "./database-type.js";
 import { encodeValue } from "./encode.js";
 import { fieldOf } from "./model.js";
+import { flagColumn, partialIndexFor, type FlagColumns } from "./partial-index.js";
 import { EMPTY, id, join, raw, sql, type Fragment } from "./sql.js";
 
 type Condition = Fragment;
@@ -16,7 +17,36 @@ function like(column: unknown, pattern: string): Condition {
   return sql`${column} LIKE ${pattern} ESCAPE '!'`;
 }
 
-function clause(where: Where, field: ResolvedField, type: DatabaseType): Condition {
+/** A LIKE pattern as an SQL string literal (quotes doubled, as SQLite reads them). */
+const sqliteLiteral = (pattern: string): Fragment => raw(`'${pattern.replace(/'/g, "''")}'`);
+
+/**
+ * A `contains` clause that is the predicate of one of the model's partial indexes, written so
+ * the dialect's planner can use that index (see partial-index.ts); `null` when it is not one.
+ */
+function indexedContains(
+  model: ResolvedModel,
+  where: Where,
+  column: unknown,
+  pattern: string,
+  type: DatabaseType,
+  flags: FlagColumns | undefined,
+): Condition | null {
+  if (type === "postgres") return null;
+  const index = partialIndexFor(model, where);
+  if (!index) return null;
+  if (type === "sqlite") return sql`${column} LIKE ${sqliteLiteral(pattern)} ESCAPE '!'`;
+  const flag = flagColumn(index);
+  return flags?.has(model.tableName, flag) ? sql`${id(flag)} = 1 AND ${like(column, pattern)}` : null;
+}
+
+function clause(
+  model: ResolvedModel,
+  where: Where,
+  field: ResolvedField,
+  type: DatabaseType,
+  flags: FlagColumns | undefined,
+): Condition {
   const column = id(field.fieldName);
   const op = where.operator ?? "eq";
   const encode = (v: unknown): unknown => encodeValue(field, v, type);
@@ -49,6 +79,10 @@ function clause(where: Where, field: ResolvedField, type: DatabaseType): Conditi
     case "ends_with": {
       const text = escapeLike(String(where.value));
       const pattern = op === "contains" ? `%${text}%` : op === "starts_with" ? `${text}%` : `%${text}`;
+      if (op === "contains") {
+        const indexed = indexedContains(model, where, column, pattern, type, flags);
+        if (indexed) return indexed;
+      }
       // PostgreSQL has no LIKE on jsonb: match the JSON text of lists and objects.
       const structured = field.type === "json" || field.type === "string[]" || field.type === "number[]";
       return like(type === "postgres" && structured ? sql`CAST(${column} AS text)` : column, pattern);
@@ -64,6 +98,7 @@ export function whereSql(
   model: ResolvedModel,
   where: Where[] | undefined,
   type: DatabaseType,
+  flags?: FlagColumns,
 ): Condition | null {
   if (!where?.length) return null;
   const build = (w: Where): Condition => {
@@ -71,7 +106,7 @@ export function whereSql(
     // Refused before any SQL exists: mysql2 would expand an object into `key = value` pairs.
     const checked = comparableWhere(model.model, w, field);
     if (typeof checked === "boolean") return raw(checked ? "1 = 1" : "1 = 0");
-    return clause(checked, field, type);
+    return clause(model, checked, field, type, flags);
   };
   const ands = where.filter((w) => w.connector !== "OR").map(build);
   const ors = where.filter((w) => w.connector === "OR").map(build);

@@ -1,4 +1,6 @@
 import { getServers, setServers } from "node:dns";
+import dnsPromises from "node:dns/promises";
+import { syncBuiltinESMExports } from "node:module";
 import { sso as referenceSSO } from "@better-auth/sso";
 import { ssoClient } from "@better-auth/sso/client";
 import { createAuthClient } from "better-auth/client";
@@ -37,18 +39,30 @@ const post = async (handler: Handler, cookie: string, path: string, body: unknow
 let idp: TestIdP;
 let dns: TestDNSServer;
 let systemServers: string[];
+/**
+ * Sets the default resolver of both DNS APIs. The named exports of `node:dns/promises` (what the
+ * reference's `await import("node:dns/promises")` reads) are fixed when the module is first
+ * imported, which in a shared worker may be another file's doing: they are brought up to date.
+ */
+function useServers(servers: string[]) {
+  setServers(servers);
+  dnsPromises.setServers(servers);
+  syncBuiltinESMExports();
+}
+
 beforeAll(async () => {
   idp = await startIdP(["dv-ref", "dv-lk", "org-ref", "trust"].map((id) => `${AUTH}/sso/callback/${id}`));
   idp.accounts.set("gail-sub", { email: "gail@org.example.com", email_verified: true, name: "Gail" });
   idp.accounts.set("hal-sub", { email: "hal@cross.example.com", email_verified: true, name: "Hal" });
   idp.accounts.set("tess-sub", { email: "tess@trust.example.com", email_verified: true, name: "Tess" });
   dns = await startDNSServer();
-  // The reference asks node:dns's default resolver; point it (in this worker) at the test server.
+  // The reference asks node:dns/promises' default resolver; point it (in this worker) at the test
+  // server.
   systemServers = getServers();
-  setServers([dns.address]);
+  useServers([dns.address]);
 });
 afterAll(async () => {
-  setServers(systemServers);
+  useServers(systemServers);
   await dns.close();
   await idp.close();
 });

@@ -21,7 +21,7 @@ describe("openid-client's device flow against oauthProvider() + oauthDeviceAutho
   beforeAll(async () => {
     db = await testDatabase("sqlite");
     await new Promise<void>((ready) => {
-      const server = serve({ fetch: (request: Request) => auth.handler(request), port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
+      const server = serve({ fetch: (request: Request) => auth.handler(request), port: 0, hostname: "127.0.0.1", overrideGlobalObjects: false }, (info: AddressInfo) => {
         origin = `http://127.0.0.1:${info.port}`;
         auth = createAuth({
           database: kyselyAdapter(db.driver),

@@ -25,7 +25,7 @@ export async function liveProvider(
   let auth: Auth | undefined;
   const fetch = (request: Request) => (auth ? auth.handler(request) : Promise.resolve(new Response(null, { status: 503 })));
   return new Promise((resolve) => {
-    const server = serve({ fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
+    const server = serve({ fetch, port: 0, hostname: "127.0.0.1", overrideGlobalObjects: false }, (info: AddressInfo) => {
       const origin = `http://127.0.0.1:${info.port}`;
       auth = createAuth({
         database: kyselyAdapter(db.driver),
@@ -56,7 +56,7 @@ export async function liveProvider(
 /** A plain HTTP server on 127.0.0.1 answering with `handler` (a client's JWKS, an API). */
 export function localServer(handler: (request: Request) => Response | Promise<Response>): Promise<{ origin: string; close(): Promise<void> }> {
   return new Promise((resolve) => {
-    const server = serve({ fetch: handler, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
+    const server = serve({ fetch: handler, port: 0, hostname: "127.0.0.1", overrideGlobalObjects: false }, (info: AddressInfo) => {
       resolve({ origin: `http://127.0.0.1:${info.port}`, close: () => new Promise<void>((done) => server.close(() => done())) });
     });
   });

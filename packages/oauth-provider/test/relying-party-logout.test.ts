@@ -30,7 +30,7 @@ beforeAll(async () => {
   let current: Auth | undefined;
   const fetchHandler = (request: Request) => (current ? current.handler(request) : Promise.resolve(new Response(null, { status: 503 })));
   await new Promise<void>((resolve) => {
-    const server = serve({ fetch: fetchHandler, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
+    const server = serve({ fetch: fetchHandler, port: 0, hostname: "127.0.0.1", overrideGlobalObjects: false }, (info: AddressInfo) => {
       origin = `http://127.0.0.1:${info.port}`;
       current = createAuth({
         database: kyselyAdapter(db.driver),

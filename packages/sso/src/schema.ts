@@ -1,8 +1,9 @@
 import type { ModelIndex, SchemaDefinition } from "@latchkey/core";
 
 /**
- * The rows whose `domain` holds a comma-separated list, indexed apart (PostgreSQL: a partial
- * index), so the sign-in lookup that reads them (`domain` contains ",") never reads the table.
+ * The rows whose `domain` holds a comma-separated list, indexed apart (a partial index, or on
+ * MySQL an indexed predicate column), so the sign-in lookup that reads them (`domain` contains
+ * ",") never reads the table.
  */
 function domainListIndex(table: string): ModelIndex {
   return {

@@ -17,7 +17,7 @@ export async function liveLatchkey(options: Partial<LatchkeyOptions> = {}): Prom
   const fetch = (request: Request): Promise<Response> =>
     auth ? auth.handler(request) : Promise.resolve(new Response(null, { status: 503 }));
   return new Promise((resolve) => {
-    const server = serve({ fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
+    const server = serve({ fetch, port: 0, hostname: "127.0.0.1", overrideGlobalObjects: false }, (info: AddressInfo) => {
       const origin = `http://127.0.0.1:${info.port}`;
       auth = createAuth({
         database: memoryAdapter(),

@@ -16,7 +16,9 @@ export async function listen(): Promise<LiveServer> {
   const fetch = (request: Request): Promise<Response> =>
     target ? target(request) : Promise.resolve(new Response("no handler yet", { status: 503 }));
   return new Promise((resolve) => {
-    const server = serve({ fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
+    // Node's own Request/Response stay global: by default @hono/node-server swaps in its own for
+    // the whole process, and the files after this one in the worker would answer with them.
+    const server = serve({ fetch, port: 0, hostname: "127.0.0.1", overrideGlobalObjects: false }, (info: AddressInfo) => {
       resolve({
         origin: `http://127.0.0.1:${info.port}`,
         use: (handler) => {

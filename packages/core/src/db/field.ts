@@ -55,9 +55,9 @@ export interface ModelIndex {
   /**
    * A partial index over the rows whose `field` contains `value` (`WHERE <column> LIKE
    * '%<value>%'`, the text a `contains` where-clause sends), so a query carrying that clause can
-   * read those rows from the index alone. Created on PostgreSQL only: MySQL has no partial
-   * indexes and SQLite's planner never matches one against a bound pattern, so there it would
-   * cost every write and serve no read.
+   * read those rows from the index alone. How a dialect holds it is the adapter's: the Kysely
+   * adapter makes a partial index on PostgreSQL and SQLite, and on MySQL an index on an
+   * invisible generated column holding the predicate.
    */
   where?: { field: string; operator: "contains"; value: string };
 }

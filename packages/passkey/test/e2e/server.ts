@@ -28,7 +28,7 @@ export async function startPageServer(): Promise<PageServer> {
     return target.auth ? target.auth.auth.handler(request) : new Response("starting", { status: 503 });
   };
   const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
-    const s = serve({ fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => resolve({ server: s, port: info.port }));
+    const s = serve({ fetch, port: 0, hostname: "127.0.0.1", overrideGlobalObjects: false }, (info: AddressInfo) => resolve({ server: s, port: info.port }));
   });
   const origin = `http://localhost:${port}`;
   const t = await testAuth({ baseURL: origin, emailAndPassword: { enabled: true }, plugins: [passkey()] }, { db: "sqlite" });
