@@ -35,7 +35,7 @@ it("OpenID provider: a user with two-factor sign-in finishes the login page with
   const credentials = await registerClient(user, "Two-factor RP", redirectURI);
   const enrolled = await user.call<{ totpURI: string; backupCodes: string[] }>("/two-factor/enable", { password: PASSWORD });
   const totp = totpGenerator(new URL(enrolled.totpURI).searchParams.get("secret") ?? "");
-  await user.call("/two-factor/verify-totp", { code: totp.next() });
+  await user.call("/two-factor/verify-totp", { code: await totp.next() });
   const config = await discover(demo.baseURL, credentials);
 
   /** The password is right: the same page asks for the second factor, and no session exists yet. */
@@ -52,7 +52,7 @@ it("OpenID provider: a user with two-factor sign-in finishes the login page with
   await page.fill("#oauth-totp-code", "000000");
   await page.click("#oauth-totp button[type=submit]");
   await page.locator("#error", { hasText: "Invalid code" }).waitFor();
-  await page.fill("#oauth-totp-code", totp.next());
+  await page.fill("#oauth-totp-code", await totp.next());
   await page.click("#oauth-totp button[type=submit]");
   await page.waitForURL(/\/oauth\/consent\?/);
   await page.locator("#consent-user", { hasText: user.email }).waitFor();

@@ -284,7 +284,7 @@ it("two-factor: enrols with a QR code, signs in with a TOTP code, a backup code 
   const backupCodes = await page.locator("#tf-backup-codes li").allTextContents();
   expect(backupCodes).toHaveLength(10);
 
-  await page.fill("#tf-verify-code", totp.next());
+  await page.fill("#tf-verify-code", await totp.next());
   await page.click("#tf-verify button[type=submit]");
   await page.locator("#tf-status", { hasText: "on" }).waitFor();
   expect(await page.isHidden("#error")).toBe(true);
@@ -302,7 +302,7 @@ it("two-factor: enrols with a QR code, signs in with a TOTP code, a backup code 
   await page.fill("#tf-totp-code", "000000");
   await page.click("#tf-totp button[type=submit]");
   await page.locator("#error", { hasText: "Invalid code" }).waitFor();
-  await page.fill("#tf-totp-code", totp.next());
+  await page.fill("#tf-totp-code", await totp.next());
   await page.click("#tf-totp button[type=submit]");
   await page.waitForURL(`${demo.baseURL}/`);
   await waitForSession(page, email);
@@ -321,7 +321,7 @@ it("two-factor: enrols with a QR code, signs in with a TOTP code, a backup code 
 
   // Trusting the device: the next sign-in skips the challenge.
   await page.check("#tf-trust");
-  await page.fill("#tf-totp-code", totp.next());
+  await page.fill("#tf-totp-code", await totp.next());
   await page.click("#tf-totp button[type=submit]");
   await page.waitForURL(`${demo.baseURL}/`);
   await waitForSession(page, email);

@@ -1,20 +1,28 @@
 import { hotp } from "@latchkey/two-factor";
 
+const STEP_MS = 30_000;
+
 /**
  * TOTP codes (RFC 6238, 30-second steps, 6 digits) for the base32 `secret` of an otpauth URI,
- * each from a step not used before within the ±1-step window the server accepts: the server
- * takes a code once per step.
+ * each from a step not used before: the server takes a code once per step. Only the current and
+ * the next step are used, never the previous one, which the server stops accepting when a new
+ * step begins between typing the code and checking it (the server shares this machine's
+ * clock, so it is never behind); when both are spent, the next code waits for a new step.
  */
-export function totpGenerator(secret: string): { next(): string } {
+export function totpGenerator(secret: string): { next(): Promise<string> } {
   const key = base32Decode(secret);
   const used = new Set<number>();
   return {
-    next() {
-      const now = Math.floor(Date.now() / 30_000);
-      const step = [now + 1, now, now - 1].find((candidate) => !used.has(candidate));
-      if (step === undefined) throw new Error("no unused TOTP step in the window");
-      used.add(step);
-      return hotp(key, step, 6);
+    async next() {
+      for (;;) {
+        const now = Math.floor(Date.now() / STEP_MS);
+        const step = [now + 1, now].find((candidate) => !used.has(candidate));
+        if (step !== undefined) {
+          used.add(step);
+          return hotp(key, step, 6);
+        }
+        await new Promise((resolve) => setTimeout(resolve, (now + 1) * STEP_MS - Date.now() + 50));
+      }
     },
   };
 }
