@@ -1,4 +1,20 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { defineConfig, type UserConfig } from "tsdown";
+
+/**
+ * The tsconfig tsgo emits a package's declarations with: the package's own, narrowed to `src`.
+ * The package's tsconfig.json also holds its config files, which import the workspace's root
+ * `*.shared.ts`; tsgo writes the declarations of files outside the package next to their
+ * sources, so with it the root would fill with `.d.ts` files. Kept beside tsconfig.json (its
+ * folder is tsgo's root directory) and ignored by git: it is the same for every package.
+ */
+function declarationConfig(): string {
+  const file = join(process.cwd(), "tsconfig.dts.json");
+  const text = `${JSON.stringify({ extends: "./tsconfig.json", include: ["src"] })}\n`;
+  if (!existsSync(file) || readFileSync(file, "utf8") !== text) writeFileSync(file, text);
+  return file;
+}
 
 /**
  * The build every published package shares: ESM with declarations, runtime-neutral (Node, Bun,
@@ -12,5 +28,13 @@ export function latchkeyBuild(
   entry: UserConfig["entry"] = ["src/index.ts"],
   platform: UserConfig["platform"] = "neutral",
 ): UserConfig {
-  return defineConfig({ entry, format: "esm", dts: { tsgo: true }, platform, fixedExtension: false, clean: true });
+  return defineConfig({
+    entry,
+    format: "esm",
+    tsconfig: declarationConfig(),
+    dts: { tsgo: true },
+    platform,
+    fixedExtension: false,
+    clean: true,
+  });
 }
