@@ -1,4 +1,5 @@
-import type { OAuthProviderExtension } from "@latchkey/oauth-provider";
+import { consumeClientAssertion as referenceConsume } from "@better-auth/oauth-provider";
+import { consumeClientAssertion, type OAuthProviderExtension } from "@latchkey/oauth-provider";
 import { describe, expect, it } from "vitest";
 import { signUp } from "./support/flows.ts";
 import { url } from "./support/instances.ts";
@@ -85,5 +86,48 @@ describe("oauthProvider({ extensions }): one extension on both sides", () => {
       sides.push({ notRegistered: [notRegistered.status, (notRegistered.body as { error: string }).error], wrongSecret: [wrongSecret.status, (wrongSecret.body as { error: string }).error] });
     }
     expect(sides[1]).toEqual(sides[0]);
+  });
+});
+
+describe("consumeClientAssertion: the helper extension methods call, on both sides", () => {
+  const AUDIENCE = `${url("/oauth2/token")}`;
+  type Consume = (namespace: string, payload: Record<string, unknown>) => Promise<string>;
+  const outcome = async (run: () => Promise<void>) => {
+    try {
+      await run();
+      return "ok";
+    } catch (error) {
+      const { status, body } = error as { status?: unknown; statusCode?: unknown; body?: { error?: string; error_description?: string } };
+      return `${String((error as { statusCode?: unknown }).statusCode ?? status)} ${body?.error} ${body?.error_description}`;
+    }
+  };
+
+  it("the same refusals, and a jti spent on one side is spent on the other (the reference's id derivation)", async () => {
+    const p = await pair();
+    const refContext = (await p.referenceContext) as Parameters<typeof referenceConsume>[0]["context"];
+    const sides: Record<"reference" | "latchkey", Consume> = {
+      reference: (namespace, payload) =>
+        outcome(() => referenceConsume({ context: refContext } as Parameters<typeof referenceConsume>[0], {} as Parameters<typeof referenceConsume>[1], { namespace, payload, expectedAudience: AUDIENCE })),
+      latchkey: (namespace, payload) => outcome(() => consumeClientAssertion({ context: p.latchkeyAuth.$context }, {}, { namespace, payload, expectedAudience: AUDIENCE })),
+    };
+    const now = Math.floor(Date.now() / 1000);
+    const refusals = [
+      { aud: "https://elsewhere.example", exp: now + 60, jti: "x" },
+      { aud: AUDIENCE, jti: "x" },
+      { aud: AUDIENCE, exp: now - 5, jti: "x" },
+      { aud: AUDIENCE, exp: now + 3600, jti: "x" },
+      { aud: AUDIENCE, exp: now + 60, iat: now - 3600, jti: "x" },
+      { aud: AUDIENCE, exp: now + 60 },
+    ];
+    const answers = { reference: [] as string[], latchkey: [] as string[] };
+    for (const side of ["reference", "latchkey"] as const) for (const payload of refusals) answers[side].push(await sides[side]("m:c", payload));
+    expect(answers.latchkey).toEqual(answers.reference);
+    expect(answers.latchkey[0]).toBe("400 invalid_client client assertion aud does not match the endpoint");
+    for (const [first, second] of [["reference", "latchkey"], ["latchkey", "reference"]] as const) {
+      const payload = { aud: [AUDIENCE], exp: now + 60, jti: `spent-on-${first}` };
+      expect(await sides[first]("hmac:client", payload)).toBe("ok");
+      expect(await sides[second]("hmac:client", payload)).toBe("400 invalid_client client assertion jti has already been used");
+      expect(await sides[second]("hmac:other-client", payload)).toBe("ok");
+    }
   });
 });

@@ -39,8 +39,42 @@ export function assertedClientId(assertion: string, type: string | undefined, cl
   return clientId;
 }
 
-/** Checks `aud`, `exp`, `iat` and `jti` presence of a verified assertion (RFC 7523 §3). */
-function checkClaims(payload: JWTPayload, maxLifetime: number): string {
+/** The claims of a verified assertion that `consumeClientAssertion` checks. */
+export interface ClientAssertionClaims {
+  aud?: unknown;
+  exp?: unknown;
+  iat?: unknown;
+  jti?: unknown;
+}
+
+/**
+ * The checks every assertion-based client authentication needs once the signature is verified
+ * (RFC 7523 §3), the ones `private_key_jwt` makes: `aud` names `expectedAudience` (rule 3); `exp`
+ * is present, in the future and at most `assertionMaxLifetime` seconds away (rule 4); `iat`, when
+ * present, at most that far in the past; and `jti` is present and spent here (rule 7), as a row in
+ * `oauthClientAssertion` whose primary key is derived from `` `${namespace}:${jti}` `` (the
+ * reference's derivation), so two nodes racing with one assertion both try the same insert and
+ * the database lets one win. `namespace` scopes the `jti`, e.g. `` `${method}:${clientId}` ``.
+ * Throws 400 `invalid_client` with the reference's descriptions.
+ *
+ * @example
+ * // In an extension's client-authentication strategy, after verifying the signature:
+ * await consumeClientAssertion(ctx, opts, { namespace: `${method}:${clientId}`, payload, expectedAudience });
+ */
+export async function consumeClientAssertion(
+  ctx: { context: AuthContext } | AuthContext,
+  opts: { assertionMaxLifetime?: number | undefined },
+  params: { namespace: string; payload: ClientAssertionClaims; expectedAudience: string },
+): Promise<void> {
+  const { namespace, payload, expectedAudience } = params;
+  const audiences = Array.isArray(payload.aud) ? payload.aud : payload.aud != null ? [payload.aud] : [];
+  if (!audiences.includes(expectedAudience)) throw invalid("client assertion aud does not match the endpoint");
+  const jti = checkLifetime(payload, opts.assertionMaxLifetime ?? 300);
+  await spendAssertionId("context" in ctx ? ctx.context : ctx, `${namespace}:${jti}`, payload.exp as number);
+}
+
+/** Checks `exp`, `iat` and `jti` presence of a verified assertion (RFC 7523 §3); answers the `jti`. */
+function checkLifetime(payload: ClientAssertionClaims, maxLifetime: number): string {
   const now = Math.floor(Date.now() / 1000);
   if (typeof payload.exp !== "number") throw invalid("client assertion must include exp claim");
   if (payload.exp <= now) throw invalid("client assertion has expired");
@@ -52,13 +86,9 @@ function checkClaims(payload: JWTPayload, maxLifetime: number): string {
   return payload.jti;
 }
 
-/**
- * Spends the assertion's `jti` (RFC 7523 §3 rule 7): a row in `oauthClientAssertion` whose
- * primary key is derived from the client and the `jti` (as the reference derives it), so two
- * nodes racing with one assertion both try the same insert and the database lets one win.
- */
-async function spendAssertionId(ctx: AuthContext, clientId: string, jti: string, exp: number): Promise<void> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`private_key_jwt:${clientId}:${jti}`));
+/** Spends one namespaced `jti` (see `consumeClientAssertion`). */
+async function spendAssertionId(ctx: AuthContext, key: string, exp: number): Promise<void> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
   const id = base64UrlEncode(new Uint8Array(digest).slice(0, 24));
   try {
     await ctx.adapter.create({ model: "oauthClientAssertion", data: { id, expiresAt: new Date(exp * 1000) } });
@@ -114,7 +144,7 @@ export async function verifyClientAssertion(
       throw retry;
     }
   }
-  const jti = checkClaims(payload, options.assertionMaxLifetime ?? 300);
-  await spendAssertionId(ctx, clientId, jti, payload.exp!);
+  const jti = checkLifetime(payload, options.assertionMaxLifetime ?? 300);
+  await spendAssertionId(ctx, `private_key_jwt:${clientId}:${jti}`, payload.exp!);
   return client;
 }

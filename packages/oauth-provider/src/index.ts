@@ -39,6 +39,7 @@ export type { BackchannelLogoutOptions } from "./options.js";
 export { OAUTH_PROVIDER_API, oauthGrantExtensionKey } from "./grant-extensions.js";
 export type { OAuthGrantExtension, OAuthIssueInput, OAuthProviderService } from "./grant-extensions.js";
 export { extendOAuthProvider } from "./extensions.js";
+export { consumeClientAssertion, type ClientAssertionClaims } from "./client-assertion.js";
 export { getOAuthProviderApi } from "./provider-api.js";
 export type {
   ClientDiscovery,

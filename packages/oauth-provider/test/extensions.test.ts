@@ -4,7 +4,7 @@ import { calculateJwkThumbprint, createRemoteJWKSet, exportJWK, generateKeyPair,
 import * as oauth from "oauth4webapi";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { extendOAuthProvider, getOAuthProviderApi, oauthProvider, type OAuthProviderExtension } from "../src/index.ts";
+import { consumeClientAssertion, extendOAuthProvider, getOAuthProviderApi, oauthProvider, type OAuthProviderExtension } from "../src/index.ts";
 import { liveProvider, type LiveProvider } from "./live-provider.ts";
 
 const GRANT = "urn:example:params:oauth:grant-type:user-email";
@@ -40,7 +40,7 @@ const emailGrant: OAuthProviderExtension = {
 
 /** `<base64url payload>.<base64url HMAC>`: what the registry's clients send as `client_assertion`. */
 function hmacAssertion(payload: Record<string, unknown>, key = KEY): string {
-  const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
+  const body = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 60, ...payload })).toString("base64url");
   return `${body}.${createHmac("sha256", key).update(body).digest("base64url")}`;
 }
 
@@ -50,20 +50,19 @@ function hmacAssertion(payload: Record<string, unknown>, key = KEY): string {
  * assertion bound to the endpoint, single use.
  */
 function registryPlugin(): LatchkeyPlugin {
-  const used = new Set<string>();
   const extension: OAuthProviderExtension = {
     clientAuthentication: {
       [METHOD]: {
         assertionTypes: [ASSERTION],
-        authenticate: ({ assertion, expectedAudience }) => {
+        // Verifies the MAC, then leaves audience, lifetime and single use to the provider's helper,
+        // as the reference's documentation asks of an extension method.
+        authenticate: async ({ ctx, opts, assertion, expectedAudience }) => {
           const [body, mac] = assertion.split(".");
           const expected = createHmac("sha256", KEY).update(body ?? "").digest();
           const given = Buffer.from(mac ?? "", "base64url");
           if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Error("bad mac");
-          const payload = JSON.parse(Buffer.from(body!, "base64url").toString()) as { sub: string; aud: string; jti: string };
-          if (payload.aud !== expectedAudience) throw new APIError("BAD_REQUEST", { error: "invalid_client", error_description: "assertion audience mismatch" });
-          if (used.has(payload.jti)) throw new APIError("BAD_REQUEST", { error: "invalid_client", error_description: "assertion replayed" });
-          used.add(payload.jti);
+          const payload = JSON.parse(Buffer.from(body!, "base64url").toString()) as { sub: string; aud: string; jti: string; exp: number };
+          await consumeClientAssertion(ctx, opts, { namespace: `${METHOD}:${payload.sub}`, payload, expectedAudience: expectedAudience ?? "" });
           return { clientId: payload.sub };
         },
       },

@@ -21,6 +21,8 @@ export interface Pair {
   latchkeyAuth: Auth;
   /** The reference's `auth.api` (its server-only endpoints are reached only through it). */
   referenceApi: unknown;
+  /** The reference's `auth.$context` (for its exported helpers that take an endpoint context). */
+  referenceContext: Promise<unknown>;
   close(): void;
 }
 
@@ -81,6 +83,7 @@ export async function createPair(options: PairOptions = {}): Promise<Pair> {
     latchkey: (request) => latchkeyAuth.handler(request),
     latchkeyAuth,
     referenceApi: reference.api,
+    referenceContext: reference.$context,
     close() {
       for (const connection of [db, latchkeyDb, referenceDb]) connection.close();
       remove();
