@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
 import { describe, expect, it } from "vitest";
 import { signUp } from "./support/flows.ts";
-import { answer, ada, authorize, form, ISSUER, pairPerTest, pkce, REDIRECT, register } from "./support/oauth-provider.ts";
+import { answer, ada, authorize, form, ISSUER, OPTIONS, pairPerTest, pkce, REDIRECT, register } from "./support/oauth-provider.ts";
 import { url } from "./support/instances.ts";
 
 /**
@@ -181,5 +181,68 @@ describe("oauth-provider: DPoP on both sides", () => {
       description,
       challenge: `DPoP error="invalid_token", error_description="${description}", algs="EdDSA ES256 ES512 PS256 RS256"`,
     });
+  });
+});
+
+/** A secondary storage both sides share, in memory, with Redis' atomic `increment` (INCR + TTL on first use). */
+function memoryStorage() {
+  const values = new Map<string, { value: string; until: number }>();
+  const live = (key: string) => {
+    const entry = values.get(key);
+    if (entry && entry.until <= Date.now()) values.delete(key);
+    return values.get(key);
+  };
+  return {
+    keys: () => [...values.keys()],
+    get: async (key: string) => live(key)?.value ?? null,
+    getAndDelete: async (key: string) => {
+      const value = live(key)?.value ?? null;
+      values.delete(key);
+      return value;
+    },
+    set: async (key: string, value: string, ttl?: number) => void values.set(key, { value, until: ttl ? Date.now() + ttl * 1000 : Infinity }),
+    delete: async (key: string) => void values.delete(key),
+    increment: async (key: string, ttl: number) => {
+      const next = Number(live(key)?.value ?? 0) + 1;
+      values.set(key, { value: String(next), until: live(key)?.until ?? Date.now() + ttl * 1000 });
+      return next;
+    },
+  };
+}
+
+describe("oauth-provider: DPoP with verification values in secondary storage only", () => {
+  it("row 142: the reference refuses every DPoP proof (it reserves proofs in the verification table it does not use); Latchkey counts each proof once in the store", async () => {
+    const storage = memoryStorage();
+    const shared = { secondaryStorage: storage, session: { storeSessionInDatabase: true } };
+    const { createPair } = await import("./support/instances.ts");
+    const { oauthProvider: referenceOAuthProvider } = await import("@better-auth/oauth-provider");
+    const { jwt: referenceJwt } = await import("better-auth/plugins");
+    const { jwt } = await import("@latchkey/jwt");
+    const { oauthProvider } = await import("@latchkey/oauth-provider");
+    const p = await createPair({
+      reference: { ...shared, plugins: [referenceJwt(), referenceOAuthProvider(OPTIONS as Parameters<typeof referenceOAuthProvider>[0])] },
+      latchkey: { ...shared, plugins: [jwt(), oauthProvider(OPTIONS)] },
+    });
+    try {
+      const { cookie } = await signUp(p.reference, ada);
+      const c = await register(p.reference, cookie);
+      const redeem = async (side: typeof p.reference, proof: string) => {
+        const { verifier, challenge } = await pkce();
+        const code = await authorize(side, cookie, c.client_id, challenge);
+        return answer(await side(withDpop(form("/oauth2/token", { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT }, c), proof)));
+      };
+      // The reference throws "reserveVerificationValue requires database-backed verification storage".
+      const refused = await redeem(p.reference, await dpopProof(await dpopKey(), "/oauth2/token"));
+      expect(refused.status).toBe(500);
+      const proof = await dpopProof(await dpopKey(), "/oauth2/token");
+      const first = await redeem(p.latchkey, proof);
+      expect([first.status, (first.body as { token_type?: string }).token_type]).toEqual([200, "DPoP"]);
+      expect(await redeem(p.latchkey, proof)).toMatchObject({ status: 400, body: { error: "invalid_dpop_proof", error_description: "DPoP proof jti has already been used" } });
+      // Neither side has a verification table here: Latchkey's proof is a counter in the store.
+      expect(p.db.prepare("select count(*) as n from sqlite_master where name = 'verification'").get([])).toEqual({ n: 0 });
+      expect(storage.keys().filter((key) => key.startsWith("dpop-proof:"))).toHaveLength(1);
+    } finally {
+      p.close();
+    }
   });
 });
