@@ -239,7 +239,7 @@ describe("oauth-provider: DPoP with verification values in secondary storage onl
       expect([first.status, (first.body as { token_type?: string }).token_type]).toEqual([200, "DPoP"]);
       expect(await redeem(p.latchkey, proof)).toMatchObject({ status: 400, body: { error: "invalid_dpop_proof", error_description: "DPoP proof jti has already been used" } });
       // Neither side has a verification table here: Latchkey's proof is a counter in the store.
-      expect(p.db.prepare("select count(*) as n from sqlite_master where name = 'verification'").get([])).toEqual({ n: 0 });
+      expect(p.db.prepare("select count(*) as n from sqlite_master where name = 'verification'").all([])).toEqual([{ n: 0 }]);
       expect(storage.keys().filter((key) => key.startsWith("dpop-proof:"))).toHaveLength(1);
     } finally {
       p.close();
