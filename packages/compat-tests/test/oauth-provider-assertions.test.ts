@@ -1,8 +1,8 @@
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
 import { describe, expect, it } from "vitest";
 import { signUp } from "./support/flows.ts";
-import { answer, ada, authorize, form, ISSUER, OPTIONS, pairPerTest, pkce, REDIRECT, register } from "./support/oauth-provider.ts";
-import { url } from "./support/instances.ts";
+import { answer, ada, authorize, form, ISSUER, OPTIONS, pairPerTest, pkce, REDIRECT, register, type Registered } from "./support/oauth-provider.ts";
+import { url, type Handler } from "./support/instances.ts";
 
 /**
  * `private_key_jwt` (RFC 7523) and DPoP (RFC 9449) on `@latchkey/oauth-provider` beside the
@@ -86,6 +86,15 @@ async function dpopKey(): Promise<{ privateKey: CryptoKey; jwk: JWK }> {
   return { privateKey, jwk: await exportJWK(publicKey) };
 }
 
+/** Redeems a fresh authorization code of client `c` (authorized by `cookie`) on a side, with `proof`. */
+function dpopRedeemer(cookie: string, c: Registered) {
+  return async (side: Handler, proof: string) => {
+    const { verifier, challenge } = await pkce();
+    const code = await authorize(side, cookie, c.client_id, challenge);
+    return answer(await side(withDpop(form("/oauth2/token", { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT }, c), proof)));
+  };
+}
+
 function withDpop(request: Request, proof: string): Request {
   request.headers.set("dpop", proof);
   return request;
@@ -120,11 +129,7 @@ describe("oauth-provider: DPoP on both sides", () => {
     const p = await pairWith();
     const { cookie } = await signUp(p.reference, ada);
     const c = await register(p.reference, cookie);
-    const redeem = async (side: typeof p.reference, proof: string) => {
-      const { verifier, challenge } = await pkce();
-      const code = await authorize(side, cookie, c.client_id, challenge);
-      return answer(await side(withDpop(form("/oauth2/token", { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT }, c), proof)));
-    };
+    const redeem = dpopRedeemer(cookie, c);
     const replayed = { status: 400, body: { error: "invalid_dpop_proof", error_description: "DPoP proof jti has already been used" } };
     for (const [first, second] of [
       [p.reference, p.latchkey],
@@ -226,11 +231,7 @@ describe("oauth-provider: DPoP with verification values in secondary storage onl
     try {
       const { cookie } = await signUp(p.reference, ada);
       const c = await register(p.reference, cookie);
-      const redeem = async (side: typeof p.reference, proof: string) => {
-        const { verifier, challenge } = await pkce();
-        const code = await authorize(side, cookie, c.client_id, challenge);
-        return answer(await side(withDpop(form("/oauth2/token", { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT }, c), proof)));
-      };
+      const redeem = dpopRedeemer(cookie, c);
       // The reference throws "reserveVerificationValue requires database-backed verification storage".
       const refused = await redeem(p.reference, await dpopProof(await dpopKey(), "/oauth2/token"));
       expect(refused.status).toBe(500);

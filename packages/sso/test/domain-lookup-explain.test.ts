@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, type TestAuth, type TestIdP } from "@latchkey/test-support";
 import { coveringDomains } from "../src/domain-lookup.ts";
 import { AUTH, registration, signedIn, ssoInstance, startSSOIdP } from "./instance.ts";
+import { recordQueries } from "./query-recorder.ts";
 
 /** The part of a node-postgres pool these tests use (the test database's driver). */
 interface Pool {
@@ -15,27 +16,6 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-
-/** The statements sent on the pool while `run` runs, with their parameters. */
-async function recorded(pool: Pool, run: () => Promise<void>) {
-  const statements: { text: string; values: unknown[] }[] = [];
-  const original = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-  (pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
-    const [first, second] = args;
-    if (typeof first === "string") statements.push({ text: first, values: (second as unknown[]) ?? [] });
-    else if (first && typeof first === "object" && "text" in first) {
-      const q = first as { text: string; values?: unknown[] };
-      statements.push({ text: q.text, values: q.values ?? [] });
-    }
-    return original(...args);
-  };
-  try {
-    await run();
-  } finally {
-    (pool as unknown as { query: unknown }).query = original;
-  }
-  return statements;
-}
 
 let idp: TestIdP;
 let t: TestAuth;
@@ -76,7 +56,7 @@ afterAll(async () => {
 async function signInStatements(body: Record<string, unknown>) {
   let status = 0;
   let url = "";
-  const statements = await recorded(pool, async () => {
+  const statements = await recordQueries(pool, () => true, async () => {
     const res = await new Browser("http://localhost:3000", t.auth.handler).post(`${AUTH}/sign-in/sso`, {
       callbackURL: "/d",
       ...body,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, type TestAuth, type TestIdP } from "@latchkey/test-support";
 import { AUTH, registration, signedIn, ssoInstance, startSSOIdP } from "./instance.ts";
+import { recordQueries } from "./query-recorder.ts";
 
 // The SQLite and MariaDB half of domain-lookup-explain.test.ts: among 1,000 providers, no
 // statement a sign-in by email domain sends reads ssoProvider by scanning it, lists included
@@ -75,22 +76,7 @@ function mysqlPlans(pool: Pool): Plans {
   const explain = (s: { text: string; values: unknown[] }) =>
     query<{ table: string; type: string; key: string | null }>(`EXPLAIN ${s.text}`, s.values);
   return {
-    async record(run) {
-      const statements: { text: string; values: unknown[] }[] = [];
-      const original = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-      (pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
-        const [text, values] = args;
-        if (typeof text === "string" && text.includes("`ssoProvider`") && text.startsWith("SELECT"))
-          statements.push({ text, values: Array.isArray(values) ? values : [] });
-        return original(...args);
-      };
-      try {
-        await run();
-      } finally {
-        (pool as unknown as { query: unknown }).query = original;
-      }
-      return statements;
-    },
+    record: (run) => recordQueries(pool, (text) => text.includes("`ssoProvider`") && text.startsWith("SELECT"), run),
     async tableScans(statement) {
       return (await explain(statement)).filter((row) => row.table === "ssoProvider" && row.type === "ALL").map((row) => row.type);
     },
