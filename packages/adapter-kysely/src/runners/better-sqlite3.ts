@@ -10,9 +10,14 @@ interface SqliteStatement {
   columns(): Array<{ name: string }>;
 }
 
-/** A prepared statement; one that returns rows reads them as arrays. */
+/**
+ * A prepared statement; one that returns rows reads them as arrays, named by `names`, the
+ * statement's columns as SQLite prepared it for schema version `version`.
+ */
 interface Prepared {
   statement: SqliteStatement;
+  names?: string[] | undefined;
+  version?: unknown;
 }
 interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
@@ -43,15 +48,29 @@ export function betterSqlite3Runner(database: SqliteDatabase): Runner {
     }
     return prepared;
   };
+  // SQLite prepares a statement again when the schema changed since it was prepared (a column
+  // added, dropped or renamed, by this connection or another), and `SELECT *` then has other
+  // columns. Asking better-sqlite3 for a statement's columns builds an object per column (about
+  // a quarter of a get-session request), so the names are kept with the schema version they
+  // belong to: read before and after the run, an unchanged version means the run used the
+  // schema the kept names were taken under.
+  const version = database.prepare("PRAGMA schema_version").raw(true);
+  const schemaVersion = (): unknown => (version.all([]) as unknown[][])[0]?.[0];
   const execute = (sql: string, parameters: readonly unknown[]): QueryResult => {
     const prepared = prepare(sql);
     const { statement } = prepared;
     if (!statement.reader) return { rows: [], affected: Number(statement.run(parameters).changes) };
+    const before = schemaVersion();
     const values = statement.all(parameters) as unknown[][];
     if (values.length === 0) return { rows: [], affected: 0 };
-    // Asked after every run: SQLite prepares a statement again after a schema change made by
-    // another connection (a column added, dropped or renamed), and its columns change with it.
-    const names = statement.columns().map((c) => c.name);
+    const after = schemaVersion();
+    let names = prepared.names;
+    if (!names || before !== after || prepared.version !== after) {
+      names = statement.columns().map((c) => c.name);
+      // A change between the two reads: this run's names are right, but not for the next run.
+      prepared.names = before === after ? names : undefined;
+      prepared.version = after;
+    }
     return { rows: values.map((row) => namedRow(names, row)), affected: 0 };
   };
   // The open transaction, if any: others wait on it.
