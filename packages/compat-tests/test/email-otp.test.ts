@@ -330,10 +330,18 @@ describe("email-otp: divergence rows 81-82, and a failing sender", () => {
         expect(answer.json).toEqual({ success: true });
         return performance.now() - start;
       };
-      const reference = { known: await timed("reference", "known@example.com"), unknown: await timed("reference", "nobody@example.com") };
-      const latchkey = { known: await timed("latchkey", "known@example.com"), unknown: await timed("latchkey", "nobody@example.com") };
-      expect(reference.known - reference.unknown).toBeGreaterThan(100);
-      expect(Math.abs(latchkey.known - latchkey.unknown)).toBeLessThan(60);
+      // Known and unknown timed side by side (a busy machine slows both alike), three times; the
+      // median difference is compared.
+      const difference = async (side: Side) => {
+        const differences: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          const [known, unknown] = await Promise.all([timed(side, "known@example.com"), timed(side, `nobody-${i}@example.com`)]);
+          differences.push(known - unknown);
+        }
+        return differences.sort((a, b) => a - b)[1]!;
+      };
+      expect(await difference("reference")).toBeGreaterThan(100);
+      expect(Math.abs(await difference("latchkey"))).toBeLessThan(60);
     } finally {
       pair.close();
     }

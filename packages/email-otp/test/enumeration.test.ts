@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, otpInstance, signUp, type OTPInstance } from "./instance.ts";
 
 /**
- * Known and unknown addresses get the same answer, and the same time within 60 ms, even with a
- * mail sender that takes 150 ms (the routes answer no sooner than 500 ms either way).
+ * Known and unknown addresses get the same answer, and the same time within 60 ms (the median
+ * of three pairs timed side by side), even with a mail sender that takes 150 ms (the routes
+ * answer no sooner than 500 ms either way).
  */
 describe("no enumeration through answers or timing", () => {
   let t: OTPInstance;
@@ -31,12 +32,15 @@ describe("no enumeration through answers or timing", () => {
       const answer = await client(t.auth).post(path, body);
       return { ms: performance.now() - start, status: answer.status, text: answer.text };
     };
-    for (let i = 0; i < 2; i++) {
-      const known = await timed("known@example.com");
-      const unknown = await timed(`unknown-${i}@example.com`);
+    // Each pair is timed side by side, so a busy machine slows both alike; the median of three
+    // pairs' differences is what must stay under 60 ms.
+    const differences: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const [known, unknown] = await Promise.all([timed("known@example.com"), timed(`unknown-${i}@example.com`)]);
       expect([unknown.status, unknown.text]).toEqual([known.status, known.text]);
-      expect(known.ms).toBeGreaterThanOrEqual(495);
-      expect(Math.abs(known.ms - unknown.ms)).toBeLessThan(60);
+      expect(Math.min(known.ms, unknown.ms)).toBeGreaterThanOrEqual(495);
+      differences.push(Math.abs(known.ms - unknown.ms));
     }
+    expect(differences.sort((a, b) => a - b)[1]).toBeLessThan(60);
   });
 });
