@@ -98,7 +98,8 @@ describe("partial index on MariaDB (an invisible predicate column, indexed)", ()
     await query("DELETE FROM tenant WHERE id = 'plain'");
   });
 
-  it("the list rows are read through the index on it, not by scanning the table", async () => {
+  /** The read of the list rows `adapter` sends, as text, after checking its rows. */
+  async function listRead(on: Adapter): Promise<string> {
     const statements: string[] = [];
     const original = pool.query.bind(pool) as (...args: unknown[]) => unknown;
     (pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
@@ -108,11 +109,15 @@ describe("partial index on MariaDB (an invisible predicate column, indexed)", ()
       return original(...args);
     };
     try {
-      expect(await lists(adapter)).toEqual([...LISTS].sort());
+      expect(await lists(on)).toEqual([...LISTS].sort());
     } finally {
       (pool as unknown as { query: unknown }).query = original;
     }
-    const read = statements.find((s) => s.includes("LIKE"))!;
+    return statements.find((s) => s.includes("LIKE"))!;
+  }
+
+  it("the list rows are read through the index on it, not by scanning the table", async () => {
+    const read = await listRead(adapter);
     expect(read).toContain("`tenant_domain_list_idx_rows` = 1");
     const plan = await query<{ key: string | null; type: string }>(`EXPLAIN ${read}`, ["%,%"]);
     expect(plan).toHaveLength(1);
@@ -130,8 +135,8 @@ describe("partial index on MariaDB (an invisible predicate column, indexed)", ()
 
   it("an adapter that has not seen the column yet reads the rows without it, then learns it", async () => {
     const fresh = kyselyAdapter(pool)({ schema: resolved, logger: createLogger({ disabled: true }) });
-    expect(await lists(fresh)).toEqual([...LISTS].sort());
+    expect(await listRead(fresh)).not.toContain("_rows");
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await lists(fresh)).toEqual([...LISTS].sort());
+    expect(await listRead(fresh)).toContain("`tenant_domain_list_idx_rows` = 1");
   });
 });

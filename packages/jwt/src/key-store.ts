@@ -121,9 +121,8 @@ export function keyStore(options: ResolvedJwtOptions): KeyStore {
 
   const byId = (kid: string) => (rows: JwkRow[]) => rows.find((candidate) => candidate.id === kid);
 
-  /** The key `kid` names, or why it cannot sign (absent, another algorithm, expired). */
-  function keyById(rows: JwkRow[], kid: string, alg: string | undefined): JwkRow | string {
-    const row = rows.find((candidate) => candidate.id === kid);
+  /** `row`, the key `kid` names, or why it cannot sign (absent, another algorithm, expired). */
+  function keyById(row: JwkRow | undefined, kid: string, alg: string | undefined): JwkRow | string {
     if (!row) return `signingKeyId "${kid}" is not in the key set; create the key before naming it.`;
     const rowAlg = row.alg ?? options.keyPairConfig.alg;
     if (alg !== undefined && rowAlg !== alg) return `signingKeyId "${kid}" has alg "${rowAlg}" but signingAlgorithm is "${alg}".`;
@@ -139,8 +138,7 @@ export function keyStore(options: ResolvedJwtOptions): KeyStore {
   }
 
   async function pinnedById(ctx: AuthContext, kid: string, alg: string | undefined): Promise<JwkRow> {
-    const row = await lookup(ctx, byId(kid));
-    const found = keyById(row ? [row] : [], kid, alg);
+    const found = keyById(await lookup(ctx, byId(kid)), kid, alg);
     if (typeof found === "string") throw new BetterAuthError(`signJWT: ${found}`);
     return found;
   }
@@ -159,8 +157,7 @@ export function keyStore(options: ResolvedJwtOptions): KeyStore {
     all,
     async pinProblem(ctx, pin) {
       if (pin.signingKeyId !== undefined) {
-        const row = await lookup(ctx, byId(pin.signingKeyId));
-        const found = keyById(row ? [row] : [], pin.signingKeyId, pin.signingAlgorithm);
+        const found = keyById(await lookup(ctx, byId(pin.signingKeyId)), pin.signingKeyId, pin.signingAlgorithm);
         return typeof found === "string" ? found : undefined;
       }
       return pin.signingAlgorithm !== undefined ? algorithmProblem(await all(ctx), pin.signingAlgorithm) : undefined;

@@ -49,22 +49,32 @@ describe.each(KINDS)("DPoP proofs are single use on %s", (kind) => {
   });
 });
 
-describe("DPoP proofs are single use with Redis secondary storage", () => {
+/**
+ * A provider on `kind` with Redis secondary storage under a key prefix of its own, opened and
+ * closed by the calling describe block's hooks.
+ */
+function withRedis(kind: DatabaseKind, extra: Record<string, unknown> = {}) {
   const redis = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true });
   const prefix = `lk-oauth-dpop-${randomUUID()}:`;
   const storage = redisStorage({ client: redis, keyPrefix: prefix });
-  let t: TestAuth;
+  const live = { redis, prefix, t: undefined as unknown as TestAuth };
   beforeAll(async () => {
     await redis.connect();
-    t = await providerInstance(SCOPES, "sqlite", { secondaryStorage: storage, session: { storeSessionInDatabase: true } });
+    live.t = await providerInstance(SCOPES, kind, { secondaryStorage: storage, session: { storeSessionInDatabase: true }, ...extra });
   });
   afterAll(async () => {
-    await t.close();
+    await live.t.close();
     await storage.clear();
     redis.disconnect();
   });
+  return live;
+}
+
+describe("DPoP proofs are single use with Redis secondary storage", () => {
+  const live = withRedis("sqlite");
 
   it("10 parallel uses of one proof: one token; the proof is counted in Redis, not the database", async () => {
+    const { t, redis, prefix } = live;
     await parallelProofs(t);
     // Verification values live in Redis only here (no verification table): the proof is a counter key.
     expect(await redis.keys(`${prefix}dpop-proof:*`)).toHaveLength(1);
@@ -72,21 +82,10 @@ describe("DPoP proofs are single use with Redis secondary storage", () => {
 });
 
 describe("DPoP proofs with Redis and verification.storeInDatabase (the reference's reservation)", () => {
-  const redis = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true });
-  const prefix = `lk-oauth-dpop-db-${randomUUID()}:`;
-  const storage = redisStorage({ client: redis, keyPrefix: prefix });
-  let t: TestAuth;
-  beforeAll(async () => {
-    await redis.connect();
-    t = await providerInstance(SCOPES, "postgres", { secondaryStorage: storage, verification: { storeInDatabase: true }, session: { storeSessionInDatabase: true } });
-  });
-  afterAll(async () => {
-    await t.close();
-    await storage.clear();
-    redis.disconnect();
-  });
+  const live = withRedis("postgres", { verification: { storeInDatabase: true } });
 
   it("10 parallel uses of one proof: one token; one verification row with the reference's 43-character id, and its copy in Redis", async () => {
+    const { t, redis, prefix } = live;
     await parallelProofs(t);
     const rows = await t.auth.$context.adapter.findMany<{ id: string; identifier: string }>({ model: "verification" });
     const proofs = rows.filter((row) => row.identifier.startsWith("dpop-proof:"));
