@@ -1,4 +1,4 @@
-import { assertStorable, type ResolvedField, type ResolvedModel, type Row } from "@latchkey/core";
+import { assertStorable, dateFromText, type ResolvedField, type ResolvedModel, type Row } from "@latchkey/core";
 import type { DatabaseType } from "./database-type.js";
 import type { ColumnFit } from "./executor.js";
 import { fieldOf, ID_FIELD, outputFields } from "./model.js";
@@ -45,7 +45,7 @@ function parseJSON(text: string): unknown {
   try {
     return JSON.parse(text, (_key, v: unknown) => {
       if (typeof v !== "string" || !ISO_DATE.test(v)) return v;
-      const date = new Date(v);
+      const date = dateFromText(v);
       return Number.isNaN(date.getTime()) ? v : date;
     });
   } catch {
@@ -61,9 +61,8 @@ export function decodeValue(field: ResolvedField, value: unknown): unknown {
   if (field === ID_FIELD || field.references?.field === "id") return String(value);
   switch (field.type) {
     case "date":
-      return value instanceof Date
-        ? value
-        : new Date(typeof value === "bigint" ? Number(value) : (value as string | number));
+      if (value instanceof Date) return value;
+      return typeof value === "string" ? dateFromText(value) : new Date(typeof value === "bigint" ? Number(value) : (value as number));
     case "boolean":
       if (typeof value === "boolean") return value;
       return typeof value === "string"

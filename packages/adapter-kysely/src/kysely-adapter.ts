@@ -1,6 +1,5 @@
 import {
   assertDelta,
-  assertPaging,
   BetterAuthError,
   type Adapter,
   type ResolvedModel,
@@ -10,9 +9,10 @@ import {
 import { decodeRow, decodeWith, encodeRow, readPlan } from "./encode.js";
 import { run, type Executor } from "./executor.js";
 import { fieldOf, modelOf, outputFields } from "./model.js";
+import { pageSql, sqlitePage } from "./page.js";
 import { sessionWithUser } from "./session-join.js";
 import { consumeOne, increments, updateOne, type Assignments } from "./single-row.js";
-import { EMPTY, id, join, raw, sql, table, type Fragment } from "./sql.js";
+import { id, join, raw, sql, table, type Fragment } from "./sql.js";
 import { whereClause, whereSql } from "./where.js";
 
 /** Arguments of one adapter operation. */
@@ -61,31 +61,10 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
     },
     findOne: async <T extends Row>({ model: name, where: w, select }: Args<"findOne">) =>
       findOne<T>(model(name), w, select),
-    async findMany<T extends Row>({
-      model: name,
-      where: w,
-      limit,
-      offset,
-      sortBy,
-      select,
-    }: Args<"findMany">): Promise<T[]> {
-      const m = model(name);
-      // Both are bound as parameters, where mysql2 would expand an object.
-      assertPaging(limit, offset);
-      const order = sortBy
-        ? sql` ORDER BY ${id(fieldOf(m, sortBy.field).fieldName)} ${raw(sortBy.direction === "desc" ? "DESC" : "ASC")}`
-        : EMPTY;
-      // SQLite and MySQL accept OFFSET only after a LIMIT; an offset alone gets "no limit".
-      const noLimit = raw(x.type === "sqlite" ? "-1" : "18446744073709551615");
-      const limitSql =
-        limit !== undefined
-          ? sql` LIMIT ${limit}`
-          : offset !== undefined && x.type !== "postgres"
-            ? sql` LIMIT ${noLimit}`
-            : EMPTY;
-      const offsetSql = offset !== undefined ? sql` OFFSET ${offset}` : EMPTY;
-      const query = sql`SELECT ${columns(m, select)} FROM ${table(m.tableName)}${whereClause(where(m, w))}${order}${limitSql}${offsetSql}`;
-      const plan = readPlan(m, select);
+    async findMany<T extends Row>(args: Args<"findMany">): Promise<T[]> {
+      const m = model(args.model);
+      const query = sql`SELECT ${columns(m, args.select)} FROM ${table(m.tableName)}${whereClause(where(m, args.where))}${pageSql(x, m, args)}`;
+      const plan = readPlan(m, args.select);
       return (await rows(query)).map((row) => decodeWith<T>(plan, row));
     },
     async count({ model: name, where: w }) {
@@ -119,6 +98,8 @@ export function dataOperations(x: Executor): Omit<Adapter, "id" | "transaction">
       return (await run(x, sql`DELETE FROM ${table(m.tableName)}${whereClause(where(m, w))}`)).affected;
     },
     findSessionWithUser: sessionWithUser(x),
+    // Elsewhere core's findPage reads the page, the joins and the count apart, as the reference does.
+    ...(x.type === "sqlite" ? { findPage: sqlitePage(x) } : {}),
     async consumeOne<T extends Row>({ model: name, where: w }: Args<"consumeOne">): Promise<T | null> {
       const m = model(name);
       const row = await consumeOne(x, m, where(m, w));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe } from "vitest";
 import { atomicCases } from "./cases/atomic.js";
 import { crudCases } from "./cases/crud.js";
+import { findPageCases } from "./cases/find-page.js";
 import { hostileTextCases } from "./cases/hostile-text.js";
 import { hostileValueCases } from "./cases/hostile-values.js";
 import { onDeleteCases } from "./cases/on-delete.js";
@@ -46,6 +47,7 @@ export function runAdapterConformance(
     atomicCases(h);
     transactionCases(h);
     sessionJoinCases(h);
+    findPageCases(h);
     schemaManagementCases(h, options.schemaManagement ?? true);
     onDeleteCases(h, options.schemaManagement ?? true);
   });

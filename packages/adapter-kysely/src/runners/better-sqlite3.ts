@@ -16,6 +16,8 @@ interface SqliteStatement {
  */
 interface Prepared {
   statement: SqliteStatement;
+  /** True when the text selects `*`: its columns follow the schema, so `names` carries `version`. */
+  starred: boolean;
   names?: string[] | undefined;
   version?: unknown;
 }
@@ -43,7 +45,7 @@ export function betterSqlite3Runner(database: SqliteDatabase): Runner {
       const statement = database.prepare(sql);
       // Rows as arrays, made into objects here: better-sqlite3 builds each row object key by
       // key in C++, which cost ~40% more than this on pages of 100 rows.
-      prepared = { statement: statement.reader ? statement.raw(true) : statement };
+      prepared = { statement: statement.reader ? statement.raw(true) : statement, starred: selectsStar(sql) };
       statements.set(sql, prepared);
     }
     return prepared;
@@ -53,13 +55,20 @@ export function betterSqlite3Runner(database: SqliteDatabase): Runner {
   // columns. Asking better-sqlite3 for a statement's columns builds an object per column (about
   // a quarter of a get-session request), so the names are kept with the schema version they
   // belong to: read before and after the run, an unchanged version means the run used the
-  // schema the kept names were taken under.
+  // schema the kept names were taken under. A text that names its columns gets the same names
+  // under any schema (or fails), so its names are kept without a version.
   const version = database.prepare("PRAGMA schema_version").raw(true);
   const schemaVersion = (): unknown => (version.all([]) as unknown[][])[0]?.[0];
   const execute = (sql: string, parameters: readonly unknown[]): QueryResult => {
     const prepared = prepare(sql);
     const { statement } = prepared;
     if (!statement.reader) return { rows: [], affected: Number(statement.run(parameters).changes) };
+    if (!prepared.starred) {
+      const values = statement.all(parameters) as unknown[][];
+      if (values.length === 0) return { rows: [], affected: 0 };
+      const names = (prepared.names ??= statement.columns().map((c) => c.name));
+      return { rows: values.map((row) => namedRow(names, row)), affected: 0 };
+    }
     const before = schemaVersion();
     const values = statement.all(parameters) as unknown[][];
     if (values.length === 0) return { rows: [], affected: 0 };
@@ -104,6 +113,9 @@ export function betterSqlite3Runner(database: SqliteDatabase): Runner {
     close: async () => database.close(),
   };
 }
+
+/** True when `sql` may select `*` (any star but `COUNT(*)`'s): its result columns follow the schema. */
+const selectsStar = (sql: string): boolean => sql.replaceAll("COUNT(*)", "").includes("*");
 
 /** One row read as an array, keyed by its column names (a later duplicate name wins, as in better-sqlite3). */
 function namedRow(names: string[], values: unknown[]): Row {

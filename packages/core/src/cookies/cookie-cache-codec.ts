@@ -1,5 +1,6 @@
 import type { JWTPayload } from "jose";
 import type { Session, User } from "../db/models.js";
+import { dateFromText } from "../db/stored-date.js";
 import type { CookieCacheStrategy } from "./cookie-cache-options.js";
 import type { CookieCacheSigner } from "./cookie-cache-signer.js";
 import { base64UrlDecode, base64UrlEncode, utf8Decode, utf8Encode } from "../crypto/encoding.js";
@@ -136,7 +137,7 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 function toDate(value: unknown): Date | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
   if (typeof value !== "string" || !ISO_DATE.test(value)) return null;
-  const date = new Date(value);
+  const date = dateFromText(value);
   return Number.isNaN(date.getTime()) ? null : date;
 }
 

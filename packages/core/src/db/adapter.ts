@@ -27,6 +27,37 @@ export interface Where {
 
 export type Row = Record<string, unknown>;
 
+/** What `findMany` reads: rows of `model` matching `where`, sorted and paged. */
+export interface FindManyArgs {
+  model: string;
+  where?: Where[];
+  limit?: number;
+  offset?: number;
+  sortBy?: { field: string; direction: "asc" | "desc" };
+  select?: string[];
+}
+
+/**
+ * A to-one join of `findPage`, keyed by the joined model's name: each row gets, under that
+ * name, the row of the joined model whose `id` is the row's `field` (or `null`), read as
+ * `findMany` with `select` would read it.
+ */
+export interface PageJoin {
+  field: string;
+  select?: string[];
+}
+
+/** What `findPage` reads: `findMany`'s page, the models it joins, and the count of every match. */
+export interface FindPageArgs extends FindManyArgs {
+  join?: Record<string, PageJoin>;
+}
+
+/** One page of rows and how many rows the `where` matches in all. */
+export interface Page<T> {
+  rows: T[];
+  total: number;
+}
+
 /**
  * Storage operations core and plugins use. Model and field names are logical (`user`,
  * `emailVerified`); the adapter maps them to tables and columns through the resolved schema,
@@ -39,15 +70,15 @@ export interface Adapter {
   /** Inserts `data` as given (core has already generated the id and applied defaults). */
   create<T extends Row = Row>(args: { model: string; data: Row; select?: string[] }): Promise<T>;
   findOne<T extends Row = Row>(args: { model: string; where: Where[]; select?: string[] }): Promise<T | null>;
-  findMany<T extends Row = Row>(args: {
-    model: string;
-    where?: Where[];
-    limit?: number;
-    offset?: number;
-    sortBy?: { field: string; direction: "asc" | "desc" };
-    select?: string[];
-  }): Promise<T[]>;
+  findMany<T extends Row = Row>(args: FindManyArgs): Promise<T[]>;
   count(args: { model: string; where?: Where[] }): Promise<number>;
+  /**
+   * Optional: `findMany`, the joined rows and `count` over the same `where`, in fewer reads
+   * than the three make apart (a listing page with its total). Callers go through core's
+   * `findPage`, which does it with `findMany`, one `in` read per join and `count` when an
+   * adapter leaves this out; the answer is the same either way.
+   */
+  findPage?<T extends Row = Row>(args: FindPageArgs): Promise<Page<T>>;
   /** Updates one matching row and returns it, or `null` when nothing matched (or `where` is empty). */
   update<T extends Row = Row>(args: { model: string; where: Where[]; update: Row }): Promise<T | null>;
   /** Returns the number of rows updated. */

@@ -4,6 +4,7 @@ import {
   setSessionCookie,
   toOutput,
   type EndpointContext,
+  type ResolvedSchema,
   type Session,
   type SessionWithUser,
   type User,
@@ -142,7 +143,7 @@ export function getFullOrganization(options: ResolvedOrganizationOptions) {
 }
 
 /** The user columns a member answer nests: read alone, the rest of the row is never decoded. */
-const MEMBER_USER_FIELDS = ["id", "name", "email", "image"];
+export const MEMBER_USER_FIELDS = ["id", "name", "email", "image"];
 
 /** Members with `user: { id, name, email, image }`, the users read in one query. */
 export async function membersWithUsers(ctx: EndpointContext, members: MemberRow[]) {
@@ -156,12 +157,25 @@ export async function membersWithUsers(ctx: EndpointContext, members: MemberRow[
     select: MEMBER_USER_FIELDS,
   });
   const byId = new Map(users.map((u) => [u.id, u]));
+  return pageMembers(
+    schema,
+    members.map((member) => ({ ...member, user: byId.get(member.userId) ?? null })),
+  );
+}
+
+/**
+ * Member rows that carry their user (or null) as member answers: `user` as
+ * `{ id, name, email, image }`, hidden member fields left out, members whose user is gone
+ * skipped.
+ */
+export function pageMembers(schema: ResolvedSchema, rows: Array<MemberRow & { user: User | null }>) {
   // Pages run to hundreds of rows: decide once whether any member field is hidden.
   const hidden = Object.values(schema.member?.fields ?? {}).some((field) => field.returned === false);
   const out = [];
-  for (const member of members) {
-    const user = byId.get(member.userId);
-    if (user) out.push({ ...(hidden ? toOutput(schema, "member", member) : member), user: memberUser(user) });
+  for (const row of rows) {
+    const { user } = row;
+    // Spread first, so `user` keeps its place (last) and takes the nested shape.
+    if (user) out.push({ ...(hidden ? toOutput(schema, "member", row) : row), user: memberUser(user) });
   }
   return out;
 }

@@ -1,10 +1,21 @@
-import { APIError, BetterAuthError, endpoint, sessionMiddleware, toOutput, type Adapter, type Where, type WhereOperator } from "@latchkey/core";
+import {
+  APIError,
+  BetterAuthError,
+  endpoint,
+  findPage,
+  sessionMiddleware,
+  toOutput,
+  type Adapter,
+  type User,
+  type Where,
+  type WhereOperator,
+} from "@latchkey/core";
 import * as v from "valibot";
 import { findMember, findOrganizationBySlug, withUser } from "../member-store.js";
 import type { ResolvedOrganizationOptions } from "../options.js";
 import { activeOrganizationId, fail } from "../route-kit.js";
 import type { MemberRow } from "../rows.js";
-import { membersWithUsers } from "./active.js";
+import { MEMBER_USER_FIELDS, pageMembers } from "./active.js";
 
 /** `GET /organization/get-active-member`: the caller's member row in the active organization, with `user`. */
 export const getActiveMember = endpoint(
@@ -100,17 +111,16 @@ export function listMembers(options: ResolvedOrganizationOptions) {
     const limit = q?.limit ? Number(q.limit) : fallback || 100;
     const offset = q?.offset ? Number(q.offset) : 0;
     try {
-      const [members, total] = await Promise.all([
-        adapter.findMany<MemberRow>({
-          model: "member",
-          where,
-          limit,
-          offset,
-          ...(q?.sortBy ? { sortBy: { field: q.sortBy, direction: q.sortDirection ?? "asc" } } : {}),
-        }),
-        adapter.count({ model: "member", where }),
-      ]);
-      return { members: await membersWithUsers(ctx, members), total };
+      // The page with each member's user, and the count of every match: one read on SQLite.
+      const { rows, total } = await findPage<MemberRow & { user: User | null }>(adapter, {
+        model: "member",
+        where,
+        limit,
+        offset,
+        ...(q?.sortBy ? { sortBy: { field: q.sortBy, direction: q.sortDirection ?? "asc" } } : {}),
+        join: { user: { field: "userId", select: MEMBER_USER_FIELDS } },
+      });
+      return { members: pageMembers(schema, rows), total };
     } catch (error) {
       // The filter and paging come from the query: a value the column cannot hold is the
       // caller's mistake, not a server error.

@@ -8,7 +8,8 @@
 // The organization figures seed issue #12's organization of 10,000 members (list-members: 100 from offset 5,000).
 // For a .cpuprofile: `node --cpu-prof --import tsx --conditions=@latchkey/source src/profile/scenario-loop.ts …`.
 // SQL_LOG=1 prints the statements one request runs (those prepared after the first request);
-// KEEP_DB=1 keeps the SQLite file (its directory is printed) for timing statements on it.
+// KEEP_DB=1 keeps the SQLite file (its directory is printed) for timing statements on it;
+// SQL_TIME=1 prints the time spent in better-sqlite3 per request, in all and per statement.
 import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,6 +38,30 @@ const oauthOptions = {
 const organizationFigures = ["list-members", "get-active-member", "has-permission"];
 const isOrganization = organizationFigures.includes(figure);
 const apiKeyOptions = { enableSessionForAPIKeys: true, rateLimit: { enabled: true, maxRequests: 1_000_000_000 } };
+
+// SQL_TIME: every statement's run timed (wrapped before the library prepares any).
+let sqlMicros = 0;
+const perSql = new Map<string, number>();
+if (process.env.SQL_TIME) {
+  const original = database.prepare.bind(database);
+  (database as { prepare: unknown }).prepare = (sql: string) => {
+    const statement = original(sql) as unknown as Record<string, (...a: unknown[]) => unknown>;
+    for (const method of ["run", "get", "all"]) {
+      const run = statement[method]!.bind(statement);
+      statement[method] = (...a: unknown[]) => {
+        const s = performance.now();
+        try {
+          return run(...a);
+        } finally {
+          const micros = (performance.now() - s) * 1000;
+          sqlMicros += micros;
+          perSql.set(sql.slice(0, 60), (perSql.get(sql.slice(0, 60)) ?? 0) + micros);
+        }
+      };
+    }
+    return statement;
+  };
+}
 
 type Handler = (request: Request) => Promise<Response>;
 let handler: Handler;
@@ -193,6 +218,12 @@ const run = async (n: number): Promise<{ rps: number; cpuMicros: number }> => {
 };
 
 await run(Math.min(500, count));
+sqlMicros = 0;
+perSql.clear();
 const { rps, cpuMicros } = await run(count);
 console.log(`${impl} ${figure} in process: ${Math.round(cpuMicros)} µs CPU per request, ${Math.round(rps)} req/s over ${count}`);
+if (process.env.SQL_TIME) {
+  console.log(`SQL: ${Math.round(sqlMicros / count)} µs per request`);
+  for (const [text, micros] of perSql) console.log(`${String(Math.round(micros / count)).padStart(6)} µs  ${text}`);
+}
 if (process.env.KEEP_DB) console.log(dir); else rmSync(dir, { recursive: true, force: true });

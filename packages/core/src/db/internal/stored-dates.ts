@@ -1,3 +1,4 @@
+import { dateFromText } from "../stored-date.js";
 import type { ResolvedSchema } from "../field.js";
 
 /**
@@ -18,7 +19,7 @@ export function reviveDates<T>(
   for (const field of new Set([...always, ...declared])) {
     const raw = out[field];
     if (typeof raw !== "string" && typeof raw !== "number") continue;
-    const date = new Date(raw);
+    const date = typeof raw === "string" ? dateFromText(raw) : new Date(raw);
     if (Number.isFinite(date.getTime())) out[field] = date;
   }
   return out as T;
