@@ -16,21 +16,25 @@ interface Recorded {
   rowsRead: number;
 }
 
-/** The Kysely adapter with its user reads recorded (a Proxy, so nothing of the adapter changes). */
+/**
+ * The Kysely adapter with its user page reads recorded, `findMany` or (SQLite) `findPage`
+ * (a Proxy, so nothing of the adapter changes).
+ */
 function recording(factory: AdapterFactory, recorded: Recorded): AdapterFactory {
   return (init) => {
     const adapter = factory(init);
     return new Proxy(adapter, {
       get(target, key, receiver) {
         const value = Reflect.get(target, key, receiver) as unknown;
-        if (key !== "findMany" || typeof value !== "function") return value;
+        if ((key !== "findMany" && key !== "findPage") || typeof value !== "function") return value;
         return async (args: Parameters<Adapter["findMany"]>[0]) => {
-          const rows = (await (value as Adapter["findMany"]).call(target, args)) as unknown[];
+          const answer = (await (value as Adapter["findMany"]).call(target, args)) as unknown[] | { rows: unknown[] };
+          const rows = Array.isArray(answer) ? answer : answer.rows;
           if (args.model === "user") {
             recorded.findMany.push({ where: args.where, limit: args.limit, offset: args.offset });
             recorded.rowsRead += rows.length;
           }
-          return rows;
+          return answer;
         };
       },
     });

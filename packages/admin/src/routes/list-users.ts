@@ -1,4 +1,4 @@
-import { endpoint, toOutput, type Where, type WhereOperator } from "@latchkey/core";
+import { endpoint, findPage, toOutput, type Where, type WhereOperator } from "@latchkey/core";
 import * as v from "valibot";
 import { adminSessionMiddleware, requirePermission } from "../guard.js";
 import type { ResolvedAdminOptions } from "../options.js";
@@ -46,7 +46,8 @@ const query = v.object({
 /**
  * `GET /admin/list-users` (`user:list`): `{ users, total, limit, offset }`. One page is read
  * with the adapter's where, sort, limit and offset, and `total` with its count under the same
- * where, so the cost follows the page and the indexes, never the number of users. A search
+ * where (core's `findPage`: no count at all after a short last page, such as a search that
+ * finds a few users), so the cost follows the page and the indexes, never the number of users. A search
  * (`searchValue` in `searchField` email|name, `searchOperator` contains|starts_with|ends_with)
  * and a filter (`filterField`, `filterOperator`, `filterValue`) combine with AND.
  */
@@ -58,13 +59,12 @@ export const listUsers = (options: ResolvedAdminOptions) =>
     // The reference's answer when its database refused the query.
     if (plan.matchesNothing) return { users: [], total: 0 };
     const where: Where[] | undefined = plan.where.length ? plan.where : undefined;
-    const users = await auth.adapter.findMany({
+    const { rows: users, total } = await findPage(auth.adapter, {
       model: "user",
       ...(where ? { where } : {}),
       ...(plan.limit !== undefined ? { limit: plan.limit } : {}),
       ...(plan.offset !== undefined ? { offset: plan.offset } : {}),
       ...(plan.sortBy ? { sortBy: plan.sortBy } : {}),
     });
-    const total = await auth.adapter.count({ model: "user", ...(where ? { where } : {}) });
     return { users: users.map((u) => toOutput(auth.schema, "user", u)), total, limit: plan.limit, offset: plan.offset };
   });
