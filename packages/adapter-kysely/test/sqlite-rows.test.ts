@@ -64,6 +64,21 @@ describe("SQLite: rows read as arrays keep their column names", () => {
     const page = await adapter.findMany({ model: "user", limit: 2, offset: 1, sortBy: { field: "id", direction: "asc" } });
     expect(page.map((u) => u.email)).toEqual(["u2@example.com", "u3@example.com"]);
   });
+  it("reads that name their columns keep their names when another connection reshapes the table", async () => {
+    const pick = () => adapter.findMany<Record<string, unknown>>({ model: "user", where: [{ field: "id", value: "u3" }], select: ["email", "name"] });
+    expect(await pick()).toEqual([{ id: "u3", email: "u3@example.com", name: "User 3" }]);
+    const other = new Database(store.path);
+    try {
+      // The schema version moves; a read that names its columns is unaffected by it.
+      other.exec(`ALTER TABLE "user" ADD COLUMN "nickname" text`);
+      other.exec(`UPDATE "user" SET "nickname" = 'x'`);
+    } finally {
+      other.close();
+    }
+    expect(await pick()).toEqual([{ id: "u3", email: "u3@example.com", name: "User 3" }]);
+    expect(await adapter.findOne({ model: "user", where: [{ field: "id", value: "u3" }] })).toMatchObject({ email: "u3@example.com", name: "User 3" });
+  });
+
   it("names columns as SQLite prepared the statement again after a rename of the same width", async () => {
     const rename = (from: string, to: string) => {
       const other = new Database(store.path);

@@ -54,8 +54,8 @@ export function betterSqlite3Runner(database: SqliteDatabase): Runner {
   // added, dropped or renamed, by this connection or another), and `SELECT *` then has other
   // columns. Asking better-sqlite3 for a statement's columns builds an object per column (about
   // a quarter of a get-session request), so the names are kept with the schema version they
-  // belong to: read before and after the run, an unchanged version means the run used the
-  // schema the kept names were taken under. A text that names its columns gets the same names
+  // belong to (read before and after the run that takes them), and a later run whose version
+  // is still that one used the same columns. A text that names its columns gets the same names
   // under any schema (or fails), so its names are kept without a version.
   const version = database.prepare("PRAGMA schema_version").raw(true);
   const schemaVersion = (): unknown => (version.all([]) as unknown[][])[0]?.[0];
@@ -69,14 +69,17 @@ export function betterSqlite3Runner(database: SqliteDatabase): Runner {
       const names = (prepared.names ??= statement.columns().map((c) => c.name));
       return { rows: values.map((row) => namedRow(names, row)), affected: 0 };
     }
-    const before = schemaVersion();
+    // Kept names need one read, after the run: the version only grows, so the one they were
+    // taken under means no change since, the run included. Taking them needs a read before too.
+    const kept = prepared.names;
+    const before = kept ? undefined : schemaVersion();
     const values = statement.all(parameters) as unknown[][];
     if (values.length === 0) return { rows: [], affected: 0 };
     const after = schemaVersion();
-    let names = prepared.names;
-    if (!names || before !== after || prepared.version !== after) {
+    let names = kept;
+    if (!names || prepared.version !== after) {
       names = statement.columns().map((c) => c.name);
-      // A change between the two reads: this run's names are right, but not for the next run.
+      // Kept only when nothing changed around this run; otherwise the next run takes them again.
       prepared.names = before === after ? names : undefined;
       prepared.version = after;
     }
