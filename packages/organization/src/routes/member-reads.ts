@@ -111,7 +111,7 @@ export function listMembers(options: ResolvedOrganizationOptions) {
     const limit = q?.limit ? Number(q.limit) : fallback || 100;
     const offset = q?.offset ? Number(q.offset) : 0;
     try {
-      // The page with each member's user, and the count of every match: one read on SQLite.
+      // The page with each member's user, and the count of every match (two statements on SQLite).
       const { rows, total } = await findPage<MemberRow & { user: User | null }>(adapter, {
         model: "member",
         where,
