@@ -15,11 +15,11 @@ export interface MemberUser {
 export type MemberWithUser = MemberRow & { user: MemberUser };
 
 /** The `{ id, name, email, image }` the reference answers for a member's user. */
-export const memberUser = (user: Record<string, unknown>): MemberUser => ({
-  id: user.id as string,
-  name: user.name as string,
-  email: user.email as string,
-  image: user.image as string | null | undefined,
+export const memberUser = (user: Pick<User, "id" | "name" | "email"> & { image?: string | null | undefined }): MemberUser => ({
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  image: user.image,
 });
 
 /** The member row of `userId` in `organizationId` (indexed lookup), or null. */

@@ -10,7 +10,7 @@ import {
   type User,
 } from "@latchkey/core";
 import * as v from "valibot";
-import { findMember, findOrganization, findOrganizationBySlug, memberUser } from "../member-store.js";
+import { findMember, findOrganization, findOrganizationBySlug, memberUser, type MemberUser, type MemberWithUser } from "../member-store.js";
 import type { ResolvedOrganizationOptions } from "../options.js";
 import { activeOrganizationId, fail, organizationOutput } from "../route-kit.js";
 import type { InvitationRow, MemberRow, OrganizationRow, TeamRow } from "../rows.js";
@@ -164,18 +164,19 @@ export async function membersWithUsers(ctx: EndpointContext, members: MemberRow[
 }
 
 /**
- * Member rows that carry their user (or null) as member answers: `user` as
- * `{ id, name, email, image }`, hidden member fields left out, members whose user is gone
- * skipped.
+ * Member rows just read (owned by the caller, changed in place), each carrying its user or
+ * null, as member answers: `user` as `{ id, name, email, image }`, hidden member fields left
+ * out, members whose user is gone skipped.
  */
-export function pageMembers(schema: ResolvedSchema, rows: Array<MemberRow & { user: User | null }>) {
+export function pageMembers(schema: ResolvedSchema, rows: Array<MemberRow & { user: User | MemberUser | null }>): MemberWithUser[] {
   // Pages run to hundreds of rows: decide once whether any member field is hidden.
   const hidden = Object.values(schema.member?.fields ?? {}).some((field) => field.returned === false);
-  const out = [];
+  const out: MemberWithUser[] = [];
   for (const row of rows) {
-    const { user } = row;
-    // Spread first, so `user` keeps its place (last) and takes the nested shape.
-    if (user) out.push({ ...(hidden ? toOutput(schema, "member", row) : row), user: memberUser(user) });
+    if (!row.user) continue;
+    // `user` is the row's last key already: replaced where it stands, no copy of the row.
+    row.user = memberUser(row.user);
+    out.push((hidden ? toOutput(schema, "member", row) : row) as MemberWithUser);
   }
   return out;
 }
