@@ -84,14 +84,12 @@ export function sqlitePage(x: Executor) {
     const offset = args.offset ?? 0;
     const ended = args.limit === undefined || rows.length < args.limit;
     if (ended && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length };
-    let count: Fragment;
-    if (byRowid && rows.length > 0) {
-      const last = found[found.length - 1]![ROWID];
-      const after = where ? sql` WHERE ${where} AND rowid > ${last}` : sql` WHERE rowid > ${last}`;
-      count = sql`SELECT COUNT(*) AS ${id("count")} FROM ${table(m.tableName)}${after}`;
-    } else count = sql`SELECT COUNT(*) AS ${id("count")} FROM ${table(m.tableName)}${whereClause(where)}`;
-    const [counted] = (await run(x, count)).rows;
-    const rest = Number(counted?.count ?? 0);
-    return { rows, total: byRowid && rows.length > 0 ? offset + rows.length + rest : rest };
+    const count = async (condition: Fragment | null): Promise<number> => {
+      const [counted] = (await run(x, sql`SELECT COUNT(*) AS ${id("count")} FROM ${table(m.tableName)}${whereClause(condition)}`)).rows;
+      return Number(counted?.count ?? 0);
+    };
+    if (!byRowid || rows.length === 0) return { rows, total: await count(where) };
+    const after = sql`rowid > ${found[found.length - 1]![ROWID]}`;
+    return { rows, total: offset + rows.length + (await count(where ? sql`${where} AND ${after}` : after)) };
   };
 }

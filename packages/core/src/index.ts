@@ -91,7 +91,7 @@ export { ON_DELETE_ACTIONS, type OnDeleteAction } from "./db/field.js";
 export { assertDelta, assertPaging, assertStorable, comparableWhere } from "./db/field-value.js";
 export { memoryAdapter } from "./db/memory-adapter.js";
 export { dateFromText } from "./db/stored-date.js";
-export { findPage } from "./db/find-page.js";
+export { findPage, joinRows } from "./db/find-page.js";
 export { toOutput } from "./db/output.js";
 // Additional user fields from client input, for plugin routes that create users (email OTP sign-in).
 export { parseInput } from "./db/field-input.js";

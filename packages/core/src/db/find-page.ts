@@ -1,10 +1,10 @@
-import type { Adapter, FindPageArgs, Page, Row } from "./adapter.js";
+import type { Adapter, FindPageArgs, Page, PageJoin, Row } from "./adapter.js";
 
 /**
  * A page of `args.model`'s rows matching `where`, each with the rows `join` names, and the
  * number of rows `where` matches in all (the `{ rows, total }` of a listing route). Uses the
  * adapter's `findPage` when it has one; otherwise `findMany` and `count` side by side, then
- * one `in` read per joined model.
+ * `joinRows`.
  */
 export async function findPage<T extends Row = Row>(adapter: Adapter, args: FindPageArgs): Promise<Page<T>> {
   if (adapter.findPage) return adapter.findPage<T>(args);
@@ -13,7 +13,15 @@ export async function findPage<T extends Row = Row>(adapter: Adapter, args: Find
     adapter.findMany<T>(many),
     adapter.count({ model: args.model, ...(args.where ? { where: args.where } : {}) }),
   ]);
-  if (!join || rows.length === 0) return { rows, total };
+  return { rows: join ? await joinRows<T>(adapter, rows, join) : rows, total };
+}
+
+/**
+ * Copies of `rows`, each with the rows `join` names under their model's name (`null` where the
+ * field is empty or names no row): one `in` read per joined model.
+ */
+export async function joinRows<T extends Row = Row>(adapter: Adapter, rows: Row[], join: Record<string, PageJoin>): Promise<T[]> {
+  if (rows.length === 0) return [];
   const joined = await Promise.all(
     Object.entries(join).map(async ([model, { field, select }]) => {
       const ids = [...new Set(rows.map((row) => row[field]).filter((value) => value !== null && value !== undefined))] as string[];
@@ -23,10 +31,9 @@ export async function findPage<T extends Row = Row>(adapter: Adapter, args: Find
       return [model, field, new Map(found.map((row) => [row.id, row]))] as const;
     }),
   );
-  const out = rows.map((row) => {
+  return rows.map((row) => {
     const copy: Row = { ...row };
     for (const [model, field, byId] of joined) copy[model] = byId.get(row[field]) ?? null;
     return copy as T;
   });
-  return { rows: out, total };
 }

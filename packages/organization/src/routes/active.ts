@@ -1,5 +1,6 @@
 import {
   endpoint,
+  joinRows,
   sessionMiddleware,
   setSessionCookie,
   toOutput,
@@ -148,19 +149,8 @@ export const MEMBER_USER_FIELDS = ["id", "name", "email", "image"];
 /** Members with `user: { id, name, email, image }`, the users read in one query. */
 export async function membersWithUsers(ctx: EndpointContext, members: MemberRow[]) {
   const { adapter, schema } = ctx.context;
-  if (!members.length) return [];
-  const ids = [...new Set(members.map((m) => m.userId))];
-  const users = await adapter.findMany<User>({
-    model: "user",
-    where: [{ field: "id", value: ids, operator: "in" }],
-    limit: ids.length,
-    select: MEMBER_USER_FIELDS,
-  });
-  const byId = new Map(users.map((u) => [u.id, u]));
-  return pageMembers(
-    schema,
-    members.map((member) => ({ ...member, user: byId.get(member.userId) ?? null })),
-  );
+  const rows = await joinRows<MemberRow & { user: User | null }>(adapter, members, { user: { field: "userId", select: MEMBER_USER_FIELDS } });
+  return pageMembers(schema, rows);
 }
 
 /**

@@ -7,7 +7,7 @@
 //     [--impl=latchkey|reference] [--n=3000]
 // The organization figures seed issue #12's organization of 10,000 members (list-members: 100 from offset 5,000).
 // For a .cpuprofile: `node --cpu-prof --import tsx --conditions=@latchkey/source src/profile/scenario-loop.ts …`.
-// SQL_LOG=1 prints the statements one request runs (those prepared after the first request);
+// SQL_LOG=1 prints the statements one request runs;
 // KEEP_DB=1 keeps the SQLite file (its directory is printed) for timing statements on it;
 // SQL_TIME=1 prints the time spent in better-sqlite3 per request, in all and per statement.
 import Database from "better-sqlite3";
@@ -39,16 +39,19 @@ const organizationFigures = ["list-members", "get-active-member", "has-permissio
 const isOrganization = organizationFigures.includes(figure);
 const apiKeyOptions = { enableSessionForAPIKeys: true, rateLimit: { enabled: true, maxRequests: 1_000_000_000 } };
 
-// SQL_TIME: every statement's run timed (wrapped before the library prepares any).
+// SQL_LOG and SQL_TIME: every statement's runs seen, through one wrapper installed before the
+// library prepares any. `logged` collects texts while it is an array; the times always add up.
 let sqlMicros = 0;
 const perSql = new Map<string, number>();
-if (process.env.SQL_TIME) {
+let logged: string[] | null = null;
+if (process.env.SQL_TIME || process.env.SQL_LOG) {
   const original = database.prepare.bind(database);
   (database as { prepare: unknown }).prepare = (sql: string) => {
     const statement = original(sql) as unknown as Record<string, (...a: unknown[]) => unknown>;
-    for (const method of ["run", "get", "all"]) {
+    for (const method of ["run", "get", "all", "iterate"]) {
       const run = statement[method]!.bind(statement);
       statement[method] = (...a: unknown[]) => {
+        logged?.push(`${method}: ${sql.slice(0, 150)}`);
         const s = performance.now();
         try {
           return run(...a);
@@ -181,23 +184,11 @@ async function seedOrganization(): Promise<() => Request> {
   return () => new Request(`${baseURL}/api/auth${path}`, { headers: { cookie } });
 }
 
-const seen: string[] = [];
 if (process.env.SQL_LOG) {
-  const original = database.prepare.bind(database);
-  (database as { prepare: unknown }).prepare = (sql: string) => {
-    const statement = original(sql) as unknown as Record<string, (...a: unknown[]) => unknown>;
-    for (const method of ["run", "get", "all", "iterate"]) {
-      const run = statement[method]!.bind(statement);
-      statement[method] = (...a: unknown[]) => {
-        seen.push(`${method}: ${sql.slice(0, 150)}`);
-        return run(...a);
-      };
-    }
-    return statement;
-  };
-  seen.length = 0;
+  logged = [];
   await handler(request()).then((r) => r.text());
-  console.log(`${seen.length} statements prepared in one request:\n${seen.join("\n")}`);
+  console.log(`${logged.length} statements in one request:\n${logged.join("\n")}`);
+  logged = null;
 }
 const once = async (): Promise<void> => {
   const res = await handler(request());
